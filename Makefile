@@ -1,0 +1,42 @@
+# The two commands of the README:  `make figures`  and  `make test`.
+# Both create (or reuse) the virtual environment .venv and install the project into it.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+TIER ?= mini
+PAPER ?=
+ARTEFACT ?=
+SELECT := $(if $(PAPER),--paper $(PAPER)) $(if $(ARTEFACT),--artefact $(ARTEFACT))
+
+.PHONY: setup figures notebooks test sync audit check-data clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+## Regenerate figures (default: the mini tier on embedded data). PAPER=… ARTEFACT=… TIER=… select.
+figures: setup
+	$(PY) -m lib run --tier $(TIER) $(SELECT)
+
+## All tests: execute the tiny-tier notebooks, then unit/loader/registry/manifest tests and nbval.
+test: setup
+	rm -rf build/tiny
+	$(PY) -m lib run --tier tiny
+	$(PY) -m pytest tests build/tiny/notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
+
+## Re-pair every notebook's .ipynb from its .py source (run after editing a notebook).
+sync: setup
+	$(VENV)/bin/jupytext --to ipynb --update notebooks/*/*.py
+
+audit: setup
+	$(PY) -m lib audit --paper $(PAPER)
+
+check-data: setup
+	$(PY) -m lib check-data $(SELECT)
+
+clean:
+	rm -rf build

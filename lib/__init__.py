@@ -1,0 +1,15 @@
+"""Robustness companion: training, evaluation and audit code behind the notebooks.
+
+Modules are named for what they hold: `params` (validated notebook parameters), `store`
+(results and feature cache), `published` (the papers' printed numbers), `audit`, `plotting`,
+`data`, `models`, `metrics`, and one module per paper (e.g. `ssl_protocols`).
+"""
+
+PAPERS: tuple[str, ...] = (
+    "imagenet_rib",
+    "seq_to_final",
+    "fm_perturbations",
+    "ssl_protocols",
+    "counteranimal",
+)
+TIERS: tuple[str, ...] = ("tiny", "mini", "full")

@@ -1,0 +1,92 @@
+"""`python -m lib <command>`: run notebooks, audit a paper, check data, check registries."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from . import PAPERS, TIERS
+
+
+def _audit(args: argparse.Namespace) -> int:
+    from .audit import audit_paper
+
+    frame = audit_paper(args.paper)
+    if frame.empty:
+        print(f"no audit rows for {args.paper} yet (its manifest rows are still todo)", file=sys.stderr)
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        frame.to_csv(args.out, index=False)
+    with pd.option_context("display.max_rows", None, "display.width", 200, "display.max_colwidth", 70):
+        print(frame.drop(columns=["note"]).to_string(index=False))
+    counts = frame["status"].value_counts().to_dict()
+    print(f"\n{len(frame)} rows: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    return 0
+
+
+def _check_data(args: argparse.Namespace) -> int:
+    from .data.check import check_all
+    from .paths import data_root
+
+    frame = check_all(args.paper, args.data_root)
+    print(f"data root: {data_root(args.data_root)}")
+    for row in frame.itertuples(index=False):
+        counts = f" ({row.images} images, {row.classes} classes)" if row.status != "missing" else ""
+        print(f"{row.status:<10} {row.name:<18} {row.path}{counts}")
+        if row.status != "present":
+            print(f"{'':<11}{row.detail}\n{'':<11}licence: {row.licence}")
+    print("\n" + ", ".join(f"{k}: {v}" for k, v in frame["status"].value_counts().sort_index().items()))
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .runner import run
+
+    for path in run(args.tier, args.paper, args.artefact, args.cell_timeout):
+        print(f"executed {path}")
+    return 0
+
+
+def _check_params(args: argparse.Namespace) -> int:
+    from .manifest import select
+    from .params import load_for_notebook
+
+    for entry in select(args.tier, args.paper, args.artefact):
+        load_for_notebook(entry.params_path(args.tier), entry.notebook_path)
+        print(f"ok {entry.params_path(args.tier)}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lib", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    audit = sub.add_parser("audit", help="re-derive every number a paper derives")
+    audit.add_argument("--paper", required=True, choices=PAPERS)
+    audit.add_argument("--out", help="also write the rows to this CSV file")
+    audit.set_defaults(func=_audit)
+
+    data = sub.add_parser("check-data", help="list registered datasets: present, missing or malformed")
+    data.add_argument("--paper", choices=PAPERS)
+    data.add_argument("--data-root", help="default: $ROBUSTNESS_DATA_ROOT or <repo>/data")
+    data.set_defaults(func=_check_data)
+
+    for name, func, help_text in (
+        ("run", _run, "execute notebooks with papermill at a tier"),
+        ("check-params", _check_params, "validate params files against their notebooks, run nothing"),
+    ):
+        command = sub.add_parser(name, help=help_text)
+        command.add_argument("--tier", required=True, choices=TIERS)
+        command.add_argument("--paper", choices=PAPERS)
+        command.add_argument("--artefact", help="e.g. figure02 (with --paper)")
+        if name == "run":
+            command.add_argument("--cell-timeout", type=int, default=3600, help="seconds per notebook cell")
+        command.set_defaults(func=func)
+
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    return args.func(args)

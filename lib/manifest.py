@@ -1,0 +1,71 @@
+"""`notebooks/manifest.csv`: one row per table and figure of the five papers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from . import PAPERS, TIERS
+from .paths import MANIFEST, PARAMS_DIR, REPO_ROOT
+
+COLUMNS = ["paper", "artefact", "kind", "caption", "notebook", "tiers", "status"]
+STATUSES = ("todo", "published", "reproduced", "diagram", "absent")
+RUNNABLE = ("published", "reproduced")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One manifest row."""
+
+    paper: str
+    artefact: str
+    kind: str
+    caption: str
+    notebook: str
+    tiers: tuple[str, ...]
+    status: str
+
+    @property
+    def notebook_path(self) -> Path:
+        return REPO_ROOT / self.notebook
+
+    def params_path(self, tier: str) -> Path:
+        return PARAMS_DIR / tier / self.paper / f"{self.artefact}.yaml"
+
+
+def read(path: Path = MANIFEST) -> list[Entry]:
+    """All manifest rows, checked for known papers, kinds, statuses and tiers."""
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if list(frame.columns) != COLUMNS:
+        raise ValueError(f"{path}: columns must be {COLUMNS}, found {list(frame.columns)}")
+    entries = []
+    for row in frame.itertuples(index=False):
+        tiers = tuple(row.tiers.split())
+        problems = [t for t in tiers if t not in TIERS]
+        if row.paper not in PAPERS:
+            problems.append(f"paper {row.paper!r}")
+        if row.status not in STATUSES:
+            problems.append(f"status {row.status!r}")
+        if row.kind not in ("table", "figure"):
+            problems.append(f"kind {row.kind!r}")
+        if problems:
+            raise ValueError(f"{path}: row {row.paper}/{row.artefact} has unknown {', '.join(problems)}")
+        entries.append(Entry(row.paper, row.artefact, row.kind, row.caption, row.notebook, tiers, row.status))
+    return entries
+
+
+def select(tier: str, paper: str | None = None, artefact: str | None = None) -> list[Entry]:
+    """The runnable rows (published/reproduced) with params for `tier`, optionally one paper or artefact."""
+    if tier not in TIERS:
+        raise ValueError(f"unknown tier {tier!r}; expected one of {list(TIERS)}")
+    chosen = [
+        e for e in read()
+        if e.status in RUNNABLE and tier in e.tiers
+        and (paper is None or e.paper == paper)
+        and (artefact is None or e.artefact == artefact)
+    ]
+    if not chosen:
+        raise ValueError(f"no runnable manifest row for tier={tier} paper={paper} artefact={artefact}")
+    return chosen

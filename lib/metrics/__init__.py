@@ -1,0 +1,1 @@
+"""Metrics shared by several papers: accuracies and rank correlations."""

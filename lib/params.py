@@ -1,0 +1,118 @@
+"""Notebook parameters: read the typed `parameters` cell, validate a params file against it.
+
+Every notebook declares its parameters with type annotations in the cell tagged `parameters`:
+
+    tier: str = "tiny"
+    seeds: list[int] = [0, 1]
+
+A params file (`params/<tier>/<paper>/<artefact>.yaml`) must give every declared name, no other
+name, each with a value of the declared type. Anything else stops the run before any compute, with
+the file, the key and what was expected.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jupytext
+import yaml
+
+
+class ParamsError(ValueError):
+    """A params file that does not match its notebook's declared parameters."""
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One declared notebook parameter: its name, annotation text and default value."""
+
+    name: str
+    annotation: str
+    default: Any
+
+
+_SCALARS: dict[str, tuple[type, ...]] = {
+    "int": (int,),
+    "float": (float, int),
+    "str": (str,),
+    "bool": (bool,),
+}
+
+
+def declared_parameters(notebook: str | Path) -> dict[str, Parameter]:
+    """The annotated assignments of the notebook's `parameters` cell, in order."""
+    nb = jupytext.read(notebook)
+    cells = [c for c in nb.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
+    if len(cells) != 1:
+        raise ParamsError(f"{notebook}: expected exactly one cell tagged 'parameters', found {len(cells)}")
+    declared: dict[str, Parameter] = {}
+    for node in ast.parse(cells[0].source).body:
+        if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value):
+            raise ParamsError(
+                f"{notebook}: the parameters cell may only hold typed assignments like `seed: int = 0`, "
+                f"found: {ast.unparse(node)}"
+            )
+        annotation = ast.unparse(node.annotation)
+        _check_supported(notebook, node.target.id, annotation)
+        declared[node.target.id] = Parameter(node.target.id, annotation, ast.literal_eval(node.value))
+    return declared
+
+
+def _check_supported(source: str | Path, name: str, annotation: str) -> None:
+    inner = annotation[5:-1] if annotation.startswith("list[") else annotation
+    if inner not in _SCALARS and annotation != "dict":
+        raise ParamsError(
+            f"{source}: parameter '{name}' has annotation '{annotation}'; supported are "
+            f"{sorted(_SCALARS)}, list[<one of those>] and dict"
+        )
+
+
+def _matches(value: Any, annotation: str) -> bool:
+    if annotation == "dict":
+        return isinstance(value, dict)
+    if annotation.startswith("list["):
+        return isinstance(value, list) and all(_matches(v, annotation[5:-1]) for v in value)
+    if isinstance(value, bool) and annotation != "bool":
+        return False  # YAML `yes`/`true` must not pass as an int or a float
+    return isinstance(value, _SCALARS[annotation])
+
+
+def read_params_file(path: str | Path) -> dict[str, Any]:
+    """The mapping in a YAML params file (an empty file is an empty mapping)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ParamsError(f"params file not found: {path}")
+    content = yaml.safe_load(path.read_text()) or {}
+    if not isinstance(content, dict):
+        raise ParamsError(f"{path}: expected a mapping of parameter names to values, got {type(content).__name__}")
+    return content
+
+
+def validate(values: dict[str, Any], declared: dict[str, Parameter], source: str | Path) -> dict[str, Any]:
+    """Check names and types of `values` against `declared`; return the values unchanged.
+
+    Raises ParamsError naming `source`, the offending key and what was expected.
+    """
+    unknown = sorted(set(values) - set(declared))
+    if unknown:
+        raise ParamsError(
+            f"{source}: unknown parameter(s) {unknown}; the notebook declares {sorted(declared)}"
+        )
+    missing = [name for name in declared if name not in values]
+    if missing:
+        raise ParamsError(f"{source}: missing parameter(s) {missing}; every declared parameter must be set")
+    for name, param in declared.items():
+        if not _matches(values[name], param.annotation):
+            raise ParamsError(
+                f"{source}: parameter '{name}' must be {param.annotation}, "
+                f"got {values[name]!r} ({type(values[name]).__name__})"
+            )
+    return values
+
+
+def load_for_notebook(params_file: str | Path, notebook: str | Path) -> dict[str, Any]:
+    """Read `params_file` and validate it against the parameters `notebook` declares."""
+    return validate(read_params_file(params_file), declared_parameters(notebook), params_file)

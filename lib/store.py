@@ -1,0 +1,155 @@
+"""The results store: one parquet file per run, keyed by a hash of the run's full configuration.
+
+Runs store per-item outputs (targets, predictions, logits), never only a summary, so a metric can
+be recomputed without a forward pass. Each file is written to a temporary name and renamed into
+place, so a killed run leaves no half-written result; re-running the same sweep skips every key
+that is already stored and completes the rest.
+
+Layout under the results root:
+
+    <root>/<paper>/runs/<key>.parquet     per-item rows + config + provenance columns
+    <root>/features/<key>.npz             the feature cache (see FeatureCache)
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+from .atomic import atomic_write
+from .provenance import canonical_json, config_hash, device_name, git_revision, library_versions
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """Where a run came from and what it ran on; recorded on every row, not part of the key."""
+
+    params_file: str = ""
+    params_hash: str = ""
+    device: str = "cpu"
+    dtype: str = "float32"
+
+    @classmethod
+    def from_params(cls, params_file: str, params: dict[str, Any], device: str = "cpu", dtype: str = "float32") -> "RunContext":
+        """A context for a notebook run: the params file and the hash of its validated values."""
+        return cls(params_file=params_file, params_hash=config_hash(params), device=device, dtype=dtype)
+
+
+def run_key(config: dict[str, Any]) -> str:
+    """The store key of a run: a hash of its configuration and the numerics libraries' versions."""
+    return config_hash({"config": config, "libraries": library_versions()})
+
+
+class Store:
+    """Parquet results of one paper's runs under `<root>/<paper>/runs/`."""
+
+    def __init__(self, root: str | Path, paper: str) -> None:
+        self.root = Path(root)
+        self.paper = paper
+        self.runs_dir = self.root / paper / "runs"
+
+    def path(self, key: str) -> Path:
+        return self.runs_dir / f"{key}.parquet"
+
+    def has(self, config: dict[str, Any]) -> bool:
+        return self.path(run_key(config)).is_file()
+
+    def run(
+        self,
+        config: dict[str, Any],
+        compute: Callable[[], pd.DataFrame],
+        context: RunContext = RunContext(),
+    ) -> pd.DataFrame:
+        """Return the stored rows of `config`, computing and storing them first if absent.
+
+        `compute()` returns the run's per-item rows; the store adds the key, the configuration
+        (scalar entries as columns, the whole as canonical JSON) and provenance columns.
+        """
+        key = run_key(config)
+        path = self.path(key)
+        if path.is_file():
+            log.info("skip %s: already stored (%s)", key, _describe(config))
+            return pd.read_parquet(path)
+        started = time.perf_counter()
+        rows = compute()
+        duration = time.perf_counter() - started
+        rows = self._with_provenance(rows, key, config, context, duration)
+        atomic_write(path, lambda tmp: rows.to_parquet(tmp, index=False))
+        log.info("wrote %s: %d rows in %.1fs (%s)", key, len(rows), duration, _describe(config))
+        return rows
+
+    @staticmethod
+    def _with_provenance(
+        rows: pd.DataFrame, key: str, config: dict[str, Any], context: RunContext, duration: float
+    ) -> pd.DataFrame:
+        rows = rows.copy()
+        for name, value in config.items():
+            if np.isscalar(value) and name not in rows.columns:
+                rows[name] = value
+        versions = library_versions()
+        provenance = {
+            "run_key": key,
+            "config": canonical_json(config),
+            "params_file": context.params_file,
+            "params_hash": context.params_hash,
+            "git_revision": git_revision(),
+            "torch_version": versions["torch"],
+            "timm_version": versions["timm"],
+            "open_clip_version": versions["open_clip"],
+            "device": device_name(context.device),
+            "dtype": context.dtype,
+            "duration_s": duration,
+        }
+        for name, value in provenance.items():
+            rows[name] = value
+        return rows
+
+    def load(self) -> pd.DataFrame:
+        """All stored rows of this paper (empty frame if none). Temporary files are never read."""
+        files = sorted(self.runs_dir.glob("*.parquet"))
+        if not files:
+            return pd.DataFrame()
+        return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+
+
+def _describe(config: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in config.items() if np.isscalar(v))
+
+
+class FeatureCache:
+    """Embeddings computed once per (model, weights, transform, dataset, split).
+
+    Stored as `<root>/features/<key>.npz` with arrays `features` and `targets`.
+    """
+
+    def __init__(self, root: str | Path) -> None:
+        self.dir = Path(root) / "features"
+
+    def get(
+        self,
+        spec: dict[str, Any],
+        compute: Callable[[], tuple[np.ndarray, np.ndarray]],
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Features and targets for `spec`, computing and caching them if absent."""
+        key = run_key(spec)
+        path = self.dir / f"{key}.npz"
+        if path.is_file():
+            with np.load(path) as stored:
+                return stored["features"], stored["targets"]
+        features, targets = compute()
+
+        def write(tmp: str) -> None:
+            with open(tmp, "wb") as handle:
+                np.savez(handle, features=features, targets=targets)
+
+        atomic_write(path, write)
+        log.info("cached features %s: %s (%s)", key, features.shape, _describe(spec))
+        return features, targets

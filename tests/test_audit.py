@@ -1,0 +1,52 @@
+import math
+
+import pandas as pd
+import pytest
+
+from lib.audit import COLUMNS, audit_paper, check, not_checkable
+from lib.cli import main
+from lib.ssl_protocols.accuracies import published_accuracies
+from lib.ssl_protocols.figure02 import PAPER_READING, in_domain_matrix, readings
+
+
+def test_check_uses_half_a_printed_unit():
+    assert check("p", "a", "q", "0.90", 0.8951).status == "ok"
+    assert check("p", "a", "q", "0.90", 0.8949).status == "mismatch"
+    assert check("p", "a", "q", "12", 12.4).status == "ok"
+    assert check("p", "a", "q", "12", 12.4, tolerance=0.1).status == "mismatch"
+
+
+def test_not_checkable_has_no_numbers():
+    row = not_checkable("p", "a", "q", "0.85", "inputs not printed")
+    assert row.status == "not_checkable" and math.isnan(row.recomputed)
+
+
+def test_figure02_paper_reading_reproduces_the_quoted_values():
+    matrix = in_domain_matrix(published_accuracies("top1"), PAPER_READING)
+    assert matrix.loc["kNN", "LP"] == pytest.approx(0.9865, abs=5e-4)
+    assert matrix.loc["LP"].mean() == pytest.approx(0.8975, abs=5e-4)
+    table = readings(published_accuracies("top1"))
+    full = table[table["quoted values reproduced"] == table.attrs["quoted values"]]
+    assert len(full) == 1 and bool(full["is paper reading"].iloc[0])
+
+
+def test_ssl_protocols_audit_rows(tmp_path):
+    frame = audit_paper("ssl_protocols")
+    assert list(frame.columns) == COLUMNS
+    left = frame[frame["quantity"].str.startswith("left")]
+    assert len(left) == 4 and (left["status"] == "ok").all()
+    assert set(frame["status"]) <= {"ok", "mismatch", "not_checkable"}
+
+
+def test_audit_cli_writes_the_contract_csv(tmp_path, capsys):
+    out = tmp_path / "audit.csv"
+    assert main(["audit", "--paper", "ssl_protocols", "--out", str(out)]) == 0
+    written = pd.read_csv(out)
+    assert list(written.columns) == COLUMNS and len(written) >= 6
+    assert "ok 4" in capsys.readouterr().out
+
+
+def test_paper_without_module_gives_no_rows():
+    assert audit_paper("seq_to_final").empty
+    with pytest.raises(ValueError, match="unknown paper"):
+        audit_paper("nope")

@@ -1,0 +1,69 @@
+"""The manifest tells the truth: runnable rows have notebooks, params per tier, and outputs."""
+
+import json
+from pathlib import Path
+
+import jupytext
+import pandas as pd
+import pytest
+
+from lib import PAPERS
+from lib.manifest import COLUMNS, RUNNABLE, STATUSES, read
+from lib.params import load_for_notebook, read_params_file
+from lib.paths import MANIFEST, NOTEBOOKS_DIR, REPO_ROOT, resolve
+
+ENTRIES = read()
+RUNNABLE_ENTRIES = [e for e in ENTRIES if e.status in RUNNABLE]
+NOTEBOOK_SOURCES = sorted(NOTEBOOKS_DIR.glob("*/*.py"))
+
+
+def test_manifest_shape():
+    frame = pd.read_csv(MANIFEST, dtype=str, keep_default_na=False)
+    assert list(frame.columns) == COLUMNS
+    assert not frame.duplicated(["paper", "artefact"]).any()
+    assert set(frame["paper"]) == set(PAPERS)
+    assert set(frame["status"]) <= set(STATUSES)
+    assert len(frame) >= 150
+
+
+def test_rows_without_a_notebook_have_no_tiers():
+    for e in ENTRIES:
+        if e.status not in RUNNABLE:
+            assert not e.tiers, f"{e.paper}/{e.artefact} is {e.status} but lists tiers"
+        if e.status == "diagram":
+            assert e.caption, f"{e.paper}/{e.artefact}: a diagram row needs its description"
+
+
+@pytest.mark.parametrize("entry", RUNNABLE_ENTRIES, ids=[f"{e.paper}/{e.artefact}" for e in RUNNABLE_ENTRIES])
+def test_runnable_rows_have_notebook_and_valid_params_for_each_tier(entry):
+    assert entry.notebook_path.is_file(), entry.notebook
+    assert entry.tiers, "a runnable row lists the tiers it has params for"
+    for tier in entry.tiers:
+        load_for_notebook(entry.params_path(tier), entry.notebook_path)
+
+
+@pytest.mark.parametrize("entry", [e for e in RUNNABLE_ENTRIES if "tiny" in e.tiers], ids=lambda e: f"{e.paper}/{e.artefact}")
+def test_tiny_run_produced_the_declared_outputs(entry):
+    """`make test` executes the tiny tier first; each artefact writes <output_dir>/<artefact>.{png,pdf,csv}."""
+    output_dir = resolve(read_params_file(entry.params_path("tiny"))["output_dir"])
+    for suffix in (".png", ".pdf", ".csv"):
+        path = output_dir / f"{entry.artefact}{suffix}"
+        assert path.is_file(), f"{path} missing: run `python -m lib run --tier tiny` first (make test does)"
+
+
+@pytest.mark.parametrize("source", NOTEBOOK_SOURCES, ids=lambda p: str(p.relative_to(NOTEBOOKS_DIR)))
+def test_notebook_pairs_are_in_sync_and_committed_without_outputs(source: Path):
+    paired = source.with_suffix(".ipynb")
+    assert paired.is_file(), f"{paired} missing: run `make sync`"
+    stored = json.loads(paired.read_text())
+    for cell in stored["cells"]:
+        assert not cell.get("outputs") and not cell.get("execution_count"), f"{paired} has outputs"
+    from_source = [(c.cell_type, c.source) for c in jupytext.read(source).cells]
+    from_paired = [(c.cell_type, c.source) for c in jupytext.read(paired).cells]
+    assert from_source == from_paired, f"{paired} is out of sync with {source.name}: run `make sync`"
+
+
+def test_every_notebook_is_in_the_manifest():
+    listed = {e.notebook for e in ENTRIES if e.notebook}
+    for source in NOTEBOOK_SOURCES:
+        assert str(source.relative_to(REPO_ROOT)) in listed, source

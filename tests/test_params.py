@@ -1,0 +1,81 @@
+from pathlib import Path
+
+import pytest
+
+from lib.params import ParamsError, declared_parameters, load_for_notebook, validate
+
+NOTEBOOK = '''# %%
+import math
+
+# %% tags=["parameters"]
+output_dir: str = "out"
+seeds: list[int] = [0, 1]
+learning_rate: float = 0.1
+epochs: int = 3
+use_bn: bool = True
+
+# %%
+print(output_dir)
+'''
+
+
+@pytest.fixture
+def notebook(tmp_path: Path) -> Path:
+    path = tmp_path / "nb.py"
+    path.write_text(NOTEBOOK)
+    return path
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "p.yaml"
+    path.write_text(text)
+    return path
+
+
+GOOD = "output_dir: x\nseeds: [1, 2]\nlearning_rate: 1\nepochs: 5\nuse_bn: false\n"
+
+
+def test_declared_parameters_read_types_and_defaults(notebook):
+    declared = declared_parameters(notebook)
+    assert list(declared) == ["output_dir", "seeds", "learning_rate", "epochs", "use_bn"]
+    assert declared["seeds"].annotation == "list[int]" and declared["seeds"].default == [0, 1]
+
+
+def test_valid_file_passes_and_int_is_accepted_as_float(notebook, tmp_path):
+    assert load_for_notebook(write(tmp_path, GOOD), notebook)["learning_rate"] == 1
+
+
+def test_misspelled_key_is_named(notebook, tmp_path):
+    path = write(tmp_path, GOOD.replace("epochs", "epoch"))
+    with pytest.raises(ParamsError, match=r"unknown parameter\(s\) \['epoch'\]") as error:
+        load_for_notebook(path, notebook)
+    assert str(path) in str(error.value)
+
+
+def test_missing_key_is_named(notebook, tmp_path):
+    with pytest.raises(ParamsError, match=r"missing parameter\(s\) \['use_bn'\]"):
+        load_for_notebook(write(tmp_path, GOOD.replace("use_bn: false\n", "")), notebook)
+
+
+@pytest.mark.parametrize(
+    "line, key",
+    [("epochs: 2.5", "epochs"), ("epochs: true", "epochs"), ("seeds: [1, a]", "seeds"), ("use_bn: 1", "use_bn")],
+)
+def test_wrong_type_is_named(notebook, tmp_path, line, key):
+    name = line.split(":")[0]
+    text = "\n".join(line if row.startswith(name + ":") else row for row in GOOD.splitlines())
+    with pytest.raises(ParamsError, match=f"parameter '{key}' must be"):
+        load_for_notebook(write(tmp_path, text), notebook)
+
+
+def test_parameters_cell_must_be_typed(tmp_path):
+    path = tmp_path / "bad.py"
+    path.write_text('# %% tags=["parameters"]\nseed = 0\n')
+    with pytest.raises(ParamsError, match="typed assignments"):
+        declared_parameters(path)
+
+
+def test_validate_rejects_a_non_mapping_file(notebook, tmp_path):
+    with pytest.raises(ParamsError, match="expected a mapping"):
+        load_for_notebook(write(tmp_path, "- a\n- b\n"), notebook)
+    assert validate({}, {}, "x") == {}

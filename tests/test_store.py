@@ -1,0 +1,106 @@
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from lib.store import FeatureCache, RunContext, Store, run_key
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def rows(n: int = 3) -> pd.DataFrame:
+    return pd.DataFrame({"item": range(n), "target": [0, 1, 0][:n], "prediction": [0, 1, 1][:n]})
+
+
+def test_key_is_stable_and_sensitive_to_every_entry():
+    config = {"model": "m", "dataset": "d", "seed": 0, "hparams": {"lr": 0.1}}
+    assert run_key(config) == run_key(dict(reversed(list(config.items()))))
+    assert run_key(config) != run_key({**config, "seed": 1})
+    assert run_key(config) != run_key({**config, "hparams": {"lr": 0.2}})
+
+
+def test_run_stores_rows_with_provenance_and_skips_existing(tmp_path):
+    store = Store(tmp_path, "paper")
+    calls = []
+    config = {"model": "m", "seed": 0}
+    context = RunContext(params_file="p.yaml", params_hash="abc", dtype="float32")
+    first = store.run(config, lambda: calls.append(1) or rows(), context)
+    second = store.run(config, lambda: calls.append(1) or rows(), context)
+    assert calls == [1]
+    pd.testing.assert_frame_equal(first, second)
+    for column in ("run_key", "config", "params_file", "params_hash", "git_revision", "torch_version",
+                   "timm_version", "open_clip_version", "device", "dtype", "duration_s", "model", "seed"):
+        assert column in second.columns
+    assert second["params_file"].iloc[0] == "p.yaml"
+
+
+def test_failed_compute_leaves_nothing(tmp_path):
+    store = Store(tmp_path, "paper")
+
+    def boom() -> pd.DataFrame:
+        raise RuntimeError("killed")
+
+    with pytest.raises(RuntimeError):
+        store.run({"model": "m"}, boom)
+    assert store.load().empty
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_feature_cache_computes_once(tmp_path):
+    cache = FeatureCache(tmp_path)
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return np.ones((4, 2), dtype=np.float32), np.arange(4)
+
+    spec = {"model": "m", "weights": "w", "transform": "t", "dataset": "d", "split": "val"}
+    a = cache.get(spec, compute)
+    b = cache.get(spec, compute)
+    assert calls == [1]
+    np.testing.assert_array_equal(a[0], b[0])
+    np.testing.assert_array_equal(a[1], b[1])
+
+
+SWEEP = textwrap.dedent(
+    """
+    import sys, time
+    import pandas as pd
+    from lib.store import Store
+    store = Store(sys.argv[1], "paper")
+    for seed in range(6):
+        def compute(seed=seed):
+            time.sleep(float(sys.argv[2]))
+            return pd.DataFrame({"item": range(50), "seed_copy": seed})
+        store.run({"model": "m", "seed": seed}, compute)
+    """
+)
+
+
+def test_killed_sweep_resumes_complete_without_duplicates(tmp_path):
+    script = tmp_path / "sweep.py"
+    script.write_text(SWEEP)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    process = subprocess.Popen([sys.executable, str(script), str(tmp_path / "store"), "0.4"], env=env)
+    runs = tmp_path / "store" / "paper" / "runs"
+    deadline = time.time() + 120
+    while len(list(runs.glob("*.parquet"))) < 2 and time.time() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    done_before = len(list(runs.glob("*.parquet")))
+    assert 2 <= done_before < 6, "the sweep should have been killed part-way"
+
+    subprocess.run([sys.executable, str(script), str(tmp_path / "store"), "0"], env=env, check=True)
+    stored = Store(tmp_path / "store", "paper").load()
+    assert sorted(stored["seed"].unique()) == list(range(6))
+    assert len(stored) == 6 * 50
+    assert not stored.duplicated(["run_key", "item"]).any()
+    assert (stored["seed"] == stored["seed_copy"]).all()
