@@ -43,10 +43,30 @@ def test_audit_cli_writes_the_contract_csv(tmp_path, capsys):
     assert main(["audit", "--paper", "ssl_protocols", "--out", str(out)]) == 0
     written = pd.read_csv(out)
     assert list(written.columns) == COLUMNS and len(written) >= 6
-    assert "ok 4" in capsys.readouterr().out
+    assert f"{len(written)} rows: " in capsys.readouterr().out
 
 
 def test_paper_without_module_gives_no_rows():
     assert audit_paper("seq_to_final").empty
     with pytest.raises(ValueError, match="unknown paper"):
         audit_paper("nope")
+
+
+def test_seed_study_reading_is_population_std():
+    from lib.ssl_protocols.seed_study import seed_runs
+
+    runs = seed_runs()
+    dino = runs[(runs["method"] == "DINO") & (runs["protocol"] == "Fine-tuning")].iloc[0]
+    assert dino["std_population"] == pytest.approx(0.1250, abs=1e-3)  # printed 0.12
+    assert dino["std_sample"] == pytest.approx(0.1531, abs=1e-3)  # would print 0.15
+
+
+def test_ssl_protocols_audit_reports_the_known_inconsistencies():
+    frame = audit_paper("ssl_protocols")
+    mismatches = frame[frame["status"] == "mismatch"]
+    assert set(mismatches["artefact"]) == {"table_s7", "table_s8"}
+    sela = mismatches[mismatches["quantity"].str.contains("SeLa v2")]
+    assert len(sela) == 1 and "3-run mean" in sela["note"].item()
+    assert len(mismatches[mismatches["artefact"] == "table_s8"]) == 2  # few-shot batch 128 vs 256
+    stds = frame[frame["quantity"].str.startswith("std of 3 runs")]
+    assert len(stds) == 12 and (stds["status"] == "ok").all()

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from ..audit import AuditRow, check, not_checkable
+from ..audit import AuditRow, check, not_checkable, rounding_tolerance
 from .accuracies import published_accuracies
+from .accuracies import score_table
 from .figure02 import PAPER_READING, in_domain_matrix, quoted_comparison
+from .seed_study import batch_sizes, s2_cell_for, seed_runs
 
 PAPER = "ssl_protocols"
+RUN_ROUNDING = 0.005  # Table S.7 prints each run to two decimals
 
 
 def figure02_audits() -> list[AuditRow]:
@@ -27,6 +30,48 @@ def figure02_audits() -> list[AuditRow]:
     return rows
 
 
+def table_s7_audits() -> list[AuditRow]:
+    """Table S.7: each mean and std from its three runs, and the S.2 cell each experiment repeats."""
+    rows = []
+    top1 = published_accuracies("top1")
+    for _, run in seed_runs().iterrows():
+        label = f"{run['protocol']}, {run['dataset']}, {run['method']} {run['backbone']}"
+        # The runs are printed to 2 decimals; the mean and the population std move by at most
+        # that rounding (0.005) when the runs do, so it is added to the tolerance.
+        inputs = f"tolerance adds the ±{RUN_ROUNDING} rounding of the printed runs"
+        rows.append(check(PAPER, "table_s7", f"mean of 3 runs: {label}", run["printed_mean"], run["mean"],
+                          tolerance=rounding_tolerance(run["printed_mean"]) + RUN_ROUNDING, note=inputs))
+        rows.append(check(
+            PAPER, "table_s7", f"std of 3 runs: {label}", run["printed_std"], run["std_population"],
+            tolerance=rounding_tolerance(run["printed_std"]) + RUN_ROUNDING,
+            note=f"population std (ddof=0); the sample std (ddof=1) would be {run['std_sample']:.3f}; {inputs}",
+        ))
+        cell = s2_cell_for(run)
+        quantity = f"Table S.2 prints run 1: {label}"
+        if cell is None:
+            rows.append(not_checkable(PAPER, "table_s7", quantity, f"{run['run1']:.2f}",
+                                      "iNaturalist accuracies are not printed in Table S.2"))
+            continue
+        model, dataset, protocol = cell
+        printed = top1[(top1["model"] == model) & (top1["dataset"] == dataset) & (top1["protocol"] == protocol)]["printed"].item()
+        value = score_table(top1, dataset, {protocol: protocol}).loc[model, protocol]
+        note = "" if abs(value - run["run1"]) <= 0.05 else (
+            f"Table S.2 prints {printed}, which is the 3-run mean ({run['mean']:.2f}), not run 1"
+            if abs(value - run["mean"]) <= 0.05 else f"Table S.2 prints {printed}, neither run 1 nor the mean")
+        rows.append(check(PAPER, "table_s7", quantity, printed, run["run1"],
+                          tolerance=rounding_tolerance(printed) + RUN_ROUNDING, note=note))
+    return rows
+
+
+def batch_size_audits() -> list[AuditRow]:
+    """Table S.8 repeats the ImageNet batch sizes of Table S.4; the two must agree."""
+    return [
+        check(PAPER, "table_s8", f"batch size of {r.protocol} equals Table S.4's", r.s8, float(r.s4), tolerance=0,
+              note="" if r.s8 == r.s4 else f"Table S.4 gives {r.s4} for the same protocol on ImageNet-1k")
+        for r in batch_sizes().itertuples()
+    ]
+
+
 def audits() -> list[AuditRow]:
     """All audit rows of the paper."""
-    return figure02_audits()
+    return figure02_audits() + table_s7_audits() + batch_size_audits()
