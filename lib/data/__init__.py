@@ -1,0 +1,1 @@
+"""Datasets: the registry of real datasets (folder form), their loaders, and embedded data."""

@@ -1,0 +1,69 @@
+"""`python -m lib check-data`: which registered datasets are present, missing or malformed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from .folders import class_folders, targets_for
+from .registry import IMAGENET_C_CORRUPTIONS, IMAGENET_C_SEVERITIES, DatasetSpec, registry
+
+
+@dataclass(frozen=True)
+class DataCheck:
+    """The state of one dataset under the data root."""
+
+    name: str
+    status: str  # present | missing | malformed
+    path: str
+    images: int | None
+    classes: int | None
+    detail: str
+    source: str
+    licence: str
+
+
+def _splits(spec: DatasetSpec, path: Path) -> list[Path]:
+    if spec.layout == "imagenet_c":
+        return [path / c / str(s) for c in IMAGENET_C_CORRUPTIONS for s in IMAGENET_C_SEVERITIES]
+    return [path]
+
+
+def check_dataset(spec: DatasetSpec, root: str | Path | None = None) -> DataCheck:
+    """Count images and classes of one dataset and compare them with the registry."""
+    path = spec.path(root)
+
+    def result(status: str, images: int | None, classes: int | None, detail: str) -> DataCheck:
+        return DataCheck(spec.name, status, str(path), images, classes, detail, spec.source, spec.licence)
+
+    if not path.is_dir():
+        return result("missing", None, None, f"get it from {spec.source} and place it in <data root>/{spec.subdir}")
+    problems, images, class_counts = [], 0, set()
+    for split in _splits(spec, path):
+        if not split.is_dir():
+            problems.append(f"missing split {split.relative_to(path)}")
+            continue
+        index = class_folders(split)
+        images += sum(len(v) for v in index.values())
+        class_counts.add(len(index))
+        try:
+            targets_for(list(index), spec.label_space)
+        except ValueError as error:
+            problems.append(str(error))
+        if len(index) != spec.n_classes:
+            problems.append(f"{split.relative_to(path.parent)} has {len(index)} class folders, expected {spec.n_classes}")
+    if spec.n_images is not None and images != spec.n_images:
+        problems.append(f"{images} images, expected {spec.n_images}")
+    classes = max(class_counts) if class_counts else 0
+    if problems:
+        shown = "; ".join(problems[:3]) + (f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
+        return result("malformed", images, classes, shown)
+    return result("present", images, classes, "")
+
+
+def check_all(paper: str | None = None, root: str | Path | None = None) -> pd.DataFrame:
+    """One row per registered dataset (of `paper`, if given)."""
+    specs = [s for s in registry().values() if paper is None or paper in s.papers]
+    return pd.DataFrame([check_dataset(s, root).__dict__ for s in specs])
