@@ -1,0 +1,57 @@
+"""Named random-init stand-ins for the `tiny` and `mini` tiers.
+
+They run the same code paths as the papers' models (timm ViT with a fused qkv, timm ResNet with
+BatchNorm, an open_clip CLIP with image and text towers) at a size a CPU trains in seconds. They
+are never pretrained and never stand for a result of the papers' models.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import torch
+from torch import nn
+
+
+def _tiny_vit(num_classes: int, image_size: int, in_chans: int) -> nn.Module:
+    from timm.models.vision_transformer import VisionTransformer
+
+    return VisionTransformer(
+        img_size=image_size, patch_size=max(image_size // 4, 1), in_chans=in_chans, num_classes=num_classes,
+        embed_dim=48, depth=2, num_heads=3, mlp_ratio=2.0,
+    )
+
+
+def _tiny_resnet(num_classes: int, image_size: int, in_chans: int) -> nn.Module:
+    from timm.models.resnet import BasicBlock, ResNet
+
+    return ResNet(block=BasicBlock, layers=[1, 1, 1, 1], num_classes=num_classes, in_chans=in_chans)
+
+
+def _tiny_clip(num_classes: int, image_size: int, in_chans: int) -> nn.Module:
+    from open_clip.model import CLIP, CLIPTextCfg, CLIPVisionCfg
+
+    if in_chans != 3:
+        raise ValueError("tiny_clip takes RGB images (in_chans=3)")
+    vision = CLIPVisionCfg(layers=2, width=48, head_width=16, patch_size=max(image_size // 4, 1), image_size=image_size)
+    text = CLIPTextCfg(context_length=16, vocab_size=49408, width=32, heads=2, layers=2)
+    return CLIP(embed_dim=32, vision_cfg=vision, text_cfg=text)
+
+
+STANDINS: dict[str, tuple[str, Callable[[int, int, int], nn.Module]]] = {
+    "tiny_vit": ("timm VisionTransformer, 2 blocks, width 48 (stands in for ViT-B/16, ViT-S, ViT-L)", _tiny_vit),
+    "tiny_resnet": ("timm ResNet, one BasicBlock per stage (stands in for ResNet-18/50)", _tiny_resnet),
+    "tiny_clip": ("open_clip CLIP, 2-block image and text towers (stands in for CLIP models)", _tiny_clip),
+}
+
+
+def build_standin(name: str, num_classes: int = 10, image_size: int = 32, in_chans: int = 3, seed: int = 0) -> nn.Module:
+    """A random-init stand-in; the same (name, sizes, seed) always gives the same weights."""
+    if name not in STANDINS:
+        raise KeyError(f"unknown stand-in {name!r}; available: {sorted(STANDINS)}")
+    generator_state = torch.random.get_rng_state()
+    torch.manual_seed(seed)
+    try:
+        return STANDINS[name][1](num_classes, image_size, in_chans)
+    finally:
+        torch.random.set_rng_state(generator_state)
