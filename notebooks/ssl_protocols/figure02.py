@@ -82,9 +82,10 @@ averages
 
 # %% [markdown]
 # ## 3. How certain are these correlations?
-# 95 % Fisher-z intervals (Bonett–Wright standard error for Spearman's ρ, n = 26 models): with 26
-# models, correlations around 0.8 have intervals about ±0.1 wide, so the ordering of the protocol
-# averages (0.79 … 0.91) is only weakly determined.
+# 95 % Fisher-z intervals (Bonett–Wright standard error for Spearman's ρ, n = 26 models). With 26
+# models the intervals are wide: ρ = 0.8 gives about [0.56, 0.92] and ρ = 0.9 about [0.76, 0.96];
+# only the near-perfect kNN–LP correlation is pinned down. Differences between the protocol
+# averages (0.79 … 0.91) are therefore weakly determined.
 
 # %%
 n_models = len(score_table(accuracies, "Imagenet", PAPER_READING.column_map).dropna())
