@@ -89,4 +89,12 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    return args.func(args)
+    from .data.registry import DatasetMissingError
+    from .models.registry import WeightsMissingError
+    from .params import ParamsError
+
+    try:
+        return args.func(args)
+    except (ParamsError, DatasetMissingError, WeightsMissingError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2

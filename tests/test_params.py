@@ -79,3 +79,19 @@ def test_validate_rejects_a_non_mapping_file(notebook, tmp_path):
     with pytest.raises(ParamsError, match="expected a mapping"):
         load_for_notebook(write(tmp_path, "- a\n- b\n"), notebook)
     assert validate({}, {}, "x") == {}
+
+
+def test_cli_stops_on_a_misspelled_key_before_running(tmp_path, monkeypatch, capsys):
+    from lib import cli, manifest
+
+    notebook = tmp_path / "nb.py"
+    notebook.write_text(NOTEBOOK)
+    params = write(tmp_path, GOOD.replace("epochs", "epoch"))
+    entry = manifest.Entry("ssl_protocols", "figure99", "figure", "", str(notebook), ("tiny",), "published")
+    monkeypatch.setattr(manifest, "read", lambda path=None: [entry])
+    monkeypatch.setattr(manifest.Entry, "params_path", lambda self, tier: params)
+    ran = []
+    monkeypatch.setattr("papermill.execute_notebook", lambda *a, **k: ran.append(a))
+    assert cli.main(["run", "--tier", "tiny"]) == 2
+    assert "unknown parameter(s) ['epoch']" in capsys.readouterr().err
+    assert ran == []
