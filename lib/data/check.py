@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from .folders import class_folders, targets_for
-from .registry import IMAGENET_C_CORRUPTIONS, IMAGENET_C_SEVERITIES, DatasetSpec, registry
+from .registry import DatasetSpec, registry
 
 
 @dataclass(frozen=True)
@@ -25,12 +25,6 @@ class DataCheck:
     licence: str
 
 
-def _splits(spec: DatasetSpec, path: Path) -> list[Path]:
-    if spec.layout == "imagenet_c":
-        return [path / c / str(s) for c in IMAGENET_C_CORRUPTIONS for s in IMAGENET_C_SEVERITIES]
-    return [path]
-
-
 def check_dataset(spec: DatasetSpec, root: str | Path | None = None) -> DataCheck:
     """Count images and classes of one dataset and compare them with the registry."""
     path = spec.path(root)
@@ -41,7 +35,7 @@ def check_dataset(spec: DatasetSpec, root: str | Path | None = None) -> DataChec
     if not path.is_dir():
         return result("missing", None, None, f"get it from {spec.source} and place it in <data root>/{spec.subdir}")
     problems, images, class_counts = [], 0, set()
-    for split in _splits(spec, path):
+    for split in spec.split_paths(root):
         if not split.is_dir():
             problems.append(f"missing split {split.relative_to(path)}")
             continue

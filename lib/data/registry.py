@@ -44,6 +44,22 @@ class DatasetSpec:
     def path(self, root: str | Path | None = None) -> Path:
         return data_root(root) / self.subdir
 
+    def split_path(self, root: str | Path | None = None, corruption: str | None = None, severity: int | None = None) -> Path:
+        """The folder of one split: the dataset folder itself, or `<corruption>/<severity>` for ImageNet-C."""
+        if self.layout != "imagenet_c":
+            return self.path(root)
+        if corruption not in IMAGENET_C_CORRUPTIONS or severity not in IMAGENET_C_SEVERITIES:
+            raise ValueError(
+                f"{self.name}: give corruption in {IMAGENET_C_CORRUPTIONS} and severity in {IMAGENET_C_SEVERITIES}"
+            )
+        return self.path(root) / corruption / str(severity)
+
+    def split_paths(self, root: str | Path | None = None) -> list[Path]:
+        """Every split folder the layout expects (one, or the 15 x 5 of ImageNet-C)."""
+        if self.layout != "imagenet_c":
+            return [self.path(root)]
+        return [self.split_path(root, c, s) for c in IMAGENET_C_CORRUPTIONS for s in IMAGENET_C_SEVERITIES]
+
     def missing_message(self, root: str | Path | None = None) -> str:
         return (
             f"dataset '{self.name}' ({self.title}) not found at {self.path(root)}. "
@@ -86,13 +102,7 @@ def open_dataset(
 ) -> FolderImages:
     """Load a registered dataset from the data root; ImageNet-C needs a corruption and a severity."""
     s = spec(name)
-    path = s.path(root)
-    if s.layout == "imagenet_c":
-        if corruption not in IMAGENET_C_CORRUPTIONS or severity not in IMAGENET_C_SEVERITIES:
-            raise ValueError(
-                f"{name}: give corruption in {IMAGENET_C_CORRUPTIONS} and severity in {IMAGENET_C_SEVERITIES}"
-            )
-        path = path / corruption / str(severity)
+    path = s.split_path(root, corruption, severity)
     if not path.is_dir():
         raise DatasetMissingError(s.missing_message(root) + (f" (looked for split {path})" if path != s.path(root) else ""))
     return FolderImages.from_root(path, s.label_space, transform)
