@@ -1,4 +1,4 @@
-"""`python -m lib <command>`: run notebooks, audit a paper, check data, check registries."""
+"""`python -m lib <command>`: run notebooks, audit a paper, assess its claims, check data and params."""
 
 from __future__ import annotations
 
@@ -25,6 +25,20 @@ def _audit(args: argparse.Namespace) -> int:
         print(frame.drop(columns=["note"]).to_string(index=False))
     counts = frame["status"].value_counts().to_dict()
     print(f"\n{len(frame)} rows: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    return 0
+
+
+def _claims(args: argparse.Namespace) -> int:
+    from .claims import paper_ledger
+
+    frame = paper_ledger(args.paper)
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        frame.to_csv(args.out, index=False)
+    with pd.option_context("display.max_rows", None, "display.width", 200, "display.max_colwidth", 90):
+        print(frame[["claim_id", "section", "verdict", "evidence"]].to_string(index=False))
+    counts = frame["verdict"].value_counts().to_dict()
+    print(f"\n{len(frame)} claims: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     return 0
 
 
@@ -69,6 +83,11 @@ def main(argv: list[str] | None = None) -> int:
     audit.add_argument("--paper", required=True, choices=PAPERS)
     audit.add_argument("--out", help="also write the rows to this CSV file")
     audit.set_defaults(func=_audit)
+
+    claims = sub.add_parser("claims", help="assess each claim of a paper against its printed numbers")
+    claims.add_argument("--paper", required=True, choices=PAPERS)
+    claims.add_argument("--out", help="also write the ledger to this CSV file")
+    claims.set_defaults(func=_claims)
 
     data = sub.add_parser("check-data", help="list registered datasets: present, missing or malformed")
     data.add_argument("--paper", choices=PAPERS)

@@ -13,6 +13,7 @@ from .paths import MANIFEST, PARAMS_DIR, REPO_ROOT
 COLUMNS = ["paper", "artefact", "kind", "caption", "notebook", "tiers", "status"]
 STATUSES = ("todo", "published", "reproduced", "diagram", "absent")
 RUNNABLE = ("published", "reproduced")
+KINDS = ("table", "figure", "ledger")  # `ledger`: a paper's claims ledger (artefact `claims`)
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ def read(path: Path = MANIFEST) -> list[Entry]:
             problems.append(f"paper {row.paper!r}")
         if row.status not in STATUSES:
             problems.append(f"status {row.status!r}")
-        if row.kind not in ("table", "figure"):
+        if row.kind not in KINDS:
             problems.append(f"kind {row.kind!r}")
         if problems:
             raise ValueError(f"{path}: row {row.paper}/{row.artefact} has unknown {', '.join(problems)}")
