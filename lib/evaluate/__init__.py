@@ -1,0 +1,1 @@
+"""Evaluation shared by the papers: feature extraction, kNN probing, top-k accuracy."""

@@ -1,0 +1,324 @@
+"""The protocol study: every evaluation protocol of the paper run on a zoo of models and datasets.
+
+For each model of the zoo and each dataset, the study runs
+- kNN probing (k nearest training items, Euclidean; `kNN` plain, `kNN_N` on z-scored features),
+- linear probing on frozen features (`LP` plain, `LP_BN` behind a non-affine BatchNorm),
+- end-to-end fine-tuning (`FT`), and, in-domain only, few-shot fine-tuning on class-balanced
+  subsets (`FT10%`, `FT1%`, and with a BatchNorm head `FT10%_BN`, `FT1%_BN`),
+the protocol names being the columns of the paper's Tables S.2/S.3. Each (model, dataset, protocol)
+is one run in the results store holding the per-item top-5 ranked predictions, so top-1 and top-5
+accuracies (and any later metric) come from the stored predictions.
+
+The settings of a tier live in `params/<tier>/ssl_protocols/study.yaml` (see `StudySettings`).
+Tiny and mini tiers pre-train a zoo of small stand-ins on an embedded domain (`lib.train.pretext`);
+the full tier reads the paper's 26 checkpoints and datasets from the registries.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import torch
+import yaml
+from torch import nn
+
+from ..atomic import atomic_write
+from ..data.shifts import DOMAINS, make_domain
+from ..data.subsets import class_balanced_indices, per_class_count
+from ..evaluate.features import extract_features
+from ..evaluate.knn import knn_votes
+from ..evaluate.ranking import rank_classes
+from ..models.standins import STANDINS, build_standin
+from ..params import ParamsError
+from ..paths import REPO_ROOT
+from ..store import FeatureCache, RunContext, Store, run_key
+from ..train.heads import Classifier, layer_decay_groups, set_drop_path
+from ..train.loop import TrainConfig, predict_logits, train
+from ..train.pretext import OBJECTIVES, pretrain
+from ..train.probe import fit_linear_probe, probe_scores
+from .sources import EmbeddedSource, RegistrySource
+
+log = logging.getLogger(__name__)
+PAPER = "ssl_protocols"
+TOP_K = 5
+PROBE_PROTOCOLS = ("kNN", "kNN_N", "LP", "LP_BN")
+FEWSHOT_PROTOCOLS = ("FT10%", "FT10%_BN", "FT1%", "FT1%_BN")
+FEWSHOT_FRACTIONS = {"FT10%": 0.1, "FT1%": 0.01}
+
+
+@dataclass(frozen=True)
+class StudySettings:
+    """One tier's study, as written in `params/<tier>/ssl_protocols/study.yaml`.
+
+    `models`: for `source: embedded`, zoo members `objective:standin:epochs` (e.g.
+    `simclr:tiny_resnet:20`); for `source: registry`, keys of `lib/registry/models.csv`.
+    `in_domain` and `out_of_domain`: mini domain names (`lib.data.shifts.DOMAINS`), or for the
+    registry `label=train_dataset/test_dataset` with registry dataset names.
+    """
+
+    source: str
+    models: list[str]
+    in_domain: str
+    out_of_domain: list[str]
+    image_size: int
+    seed: int
+    device: str
+    knn_k: int
+    pretrain: dict
+    linear_probe: dict
+    finetune: dict
+    fewshot_finetune: dict
+    vit: dict
+
+    @classmethod
+    def load(cls, path: str | Path) -> "StudySettings":
+        """Read and validate a study file: unknown, missing or mistyped keys stop here."""
+        path = REPO_ROOT / path
+        values = yaml.safe_load(path.read_text())
+        names = {f.name: f.type for f in fields(cls)}
+        unknown, missing = sorted(set(values) - set(names)), sorted(set(names) - set(values))
+        if unknown or missing:
+            raise ParamsError(f"{path}: unknown keys {unknown}, missing keys {missing}")
+        for name, annotation in names.items():
+            expected = {"str": str, "int": int, "dict": dict, "list[str]": list}[annotation]
+            if not isinstance(values[name], expected) or isinstance(values[name], bool):
+                raise ParamsError(f"{path}: {name} must be {annotation}, got {values[name]!r}")
+        settings = cls(**values)
+        settings.validate(path)
+        return settings
+
+    def validate(self, path: Path) -> None:
+        """Check names against the registries and the mini domains, before any compute."""
+        for block in ("pretrain", "linear_probe", "finetune", "fewshot_finetune"):
+            bad = sorted(set(getattr(self, block)) - {f.name for f in fields(TrainConfig)})
+            if bad:
+                raise ParamsError(f"{path}: {block} has keys {bad} that TrainConfig does not know")
+        if set(self.vit) != {"layer_decay", "label_smoothing", "drop_path"}:
+            raise ParamsError(f"{path}: vit must set exactly layer_decay, label_smoothing, drop_path")
+        if self.source == "embedded":
+            for member in self.models:
+                zoo_member(member, path)
+            unknown = [d for d in [self.in_domain, *self.out_of_domain] if d not in DOMAINS]
+            if unknown:
+                raise ParamsError(f"{path}: unknown mini domains {unknown}; available {list(DOMAINS)}")
+        elif self.source == "registry":
+            from ..data.registry import registry as datasets
+            from ..models.registry import registry as models
+
+            unknown = [m for m in self.models if m not in models()]
+            for entry in [self.in_domain, *self.out_of_domain]:
+                unknown += [n for n in registry_pair(entry, path)[1:] if n not in datasets()]
+            if unknown:
+                raise ParamsError(f"{path}: not in the registries: {unknown}")
+        else:
+            raise ParamsError(f"{path}: source must be 'embedded' or 'registry', got {self.source!r}")
+
+    def config(self, block: str, **overrides: Any) -> TrainConfig:
+        return TrainConfig(**{"seed": self.seed, "device": self.device, **getattr(self, block), **overrides})
+
+
+@dataclass(frozen=True)
+class ZooMember:
+    """A miniature model: a stand-in architecture pre-trained with one objective for some epochs."""
+
+    objective: str
+    architecture: str
+    epochs: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.objective}-{self.architecture.removeprefix('tiny_')}-{self.epochs}ep"
+
+
+def zoo_member(text: str, path: Path | str = "study") -> ZooMember:
+    """Parse `objective:standin:epochs`."""
+    parts = text.split(":")
+    if len(parts) != 3 or parts[0] not in OBJECTIVES or parts[1] not in STANDINS or not parts[2].isdigit():
+        raise ParamsError(f"{path}: zoo member {text!r} must be objective:standin:epochs with objective in "
+                          f"{OBJECTIVES} and standin in {sorted(STANDINS)}")
+    return ZooMember(parts[0], parts[1], int(parts[2]))
+
+
+def registry_pair(entry: str, path: Path | str = "study") -> tuple[str, str, str]:
+    """Parse `label=train_dataset/test_dataset` (or `label=dataset`, split with the seed)."""
+    if "=" not in entry:
+        raise ParamsError(f"{path}: registry dataset {entry!r} must read label=train/test")
+    label, names = entry.split("=", 1)
+    train_name, _, test_name = names.partition("/")
+    return label, train_name, test_name or train_name
+
+
+def _is_vit(backbone: nn.Module) -> bool:
+    return hasattr(backbone, "blocks")
+
+
+class Study:
+    """Runs (or reads back from the store) every protocol for every model and dataset of a tier."""
+
+    def __init__(self, settings: StudySettings, results_root: str | Path, context: RunContext = RunContext()) -> None:
+        self.settings = settings
+        self.store = Store(results_root, PAPER)
+        self.features = FeatureCache(results_root)
+        self.zoo_dir = Path(results_root) / PAPER / "zoo"
+        self.context = context
+        self._backbones: dict[str, nn.Module] = {}
+        self._sources: dict[str, Any] = {}
+
+    # -- models -------------------------------------------------------------------------------
+    def model_names(self) -> list[str]:
+        s = self.settings
+        return [zoo_member(m).name for m in s.models] if s.source == "embedded" else list(s.models)
+
+    def method_backbone(self, index: int) -> tuple[str, str]:
+        """The pre-training method and the architecture of the `index`-th model."""
+        s = self.settings
+        if s.source == "embedded":
+            member = zoo_member(s.models[index])
+            return member.objective, member.architecture
+        from ..models.registry import spec
+
+        row = spec(s.models[index])
+        return row.paper_label, row.architecture
+
+    def backbone(self, index: int) -> nn.Module:
+        """A fresh copy of the `index`-th model's pre-trained backbone (cached on disk for the zoo)."""
+        name = self.model_names()[index]
+        if name not in self._backbones:
+            self._backbones[name] = self._load_backbone(index)
+        return copy.deepcopy(self._backbones[name])
+
+    def _load_backbone(self, index: int) -> nn.Module:
+        s = self.settings
+        if s.source == "registry":
+            from ..models.registry import load_backbone
+
+            return load_backbone(s.models[index])
+        member = zoo_member(s.models[index])
+        domain = self._source(s.in_domain).domain
+        backbone = build_standin(member.architecture, num_classes=0, image_size=s.image_size, in_chans=1, seed=s.seed)
+        spec = {"member": member.name, "domain": domain.name, "image_size": s.image_size, "seed": s.seed, "pretrain": s.pretrain}
+        path = self.zoo_dir / f"{run_key(spec)}.pt"
+        if path.is_file():
+            backbone.load_state_dict(torch.load(path, map_location="cpu"))
+            return backbone
+        config = s.config("pretrain", epochs=member.epochs)
+        pretrain(backbone, member.objective, domain.train_images, domain.train_labels, domain.num_classes, config)
+        backbone.cpu()
+        atomic_write(path, lambda tmp: torch.save(backbone.state_dict(), tmp))
+        log.info("pre-trained %s on %s (%s)", member.name, domain.name, path.name)
+        return backbone
+
+    # -- data ---------------------------------------------------------------------------------
+    def dataset_names(self) -> list[str]:
+        s = self.settings
+        entries = [s.in_domain, *s.out_of_domain]
+        return entries if s.source == "embedded" else [registry_pair(e)[0] for e in entries]
+
+    def _source(self, entry: str, index: int = 0):
+        """The data of `entry`; for registry datasets, seen through the `index`-th model's eval transform."""
+        s = self.settings
+        key = entry if s.source == "embedded" else f"{entry}|{index}"
+        if key not in self._sources:
+            if s.source == "embedded":
+                self._sources[key] = EmbeddedSource(make_domain(entry, s.image_size, s.seed))
+            else:
+                from ..models.registry import eval_transform
+
+                _, train_name, test_name = registry_pair(entry)
+                self._sources[key] = RegistrySource(train_name, test_name, eval_transform(s.models[index]), s.seed)
+        return self._sources[key]
+
+    def check_inputs(self) -> None:
+        """Open every dataset before any compute, so missing data stop the study at once."""
+        for entry in [self.settings.in_domain, *self.settings.out_of_domain]:
+            self._source(entry)
+
+    # -- protocols ----------------------------------------------------------------------------
+    def protocols(self, in_domain: bool) -> tuple[str, ...]:
+        return PROBE_PROTOCOLS + ("FT",) + (FEWSHOT_PROTOCOLS if in_domain else ())
+
+    def run(self) -> pd.DataFrame:
+        """Every (model, dataset, protocol) run, computed or read back; per-item ranked predictions."""
+        self.check_inputs()
+        entries = [self.settings.in_domain, *self.settings.out_of_domain]
+        frames = []
+        for index, model in enumerate(self.model_names()):
+            for position, (entry, label) in enumerate(zip(entries, self.dataset_names())):
+                for protocol in self.protocols(position == 0):
+                    method, backbone = self.method_backbone(index)
+                    config = {"study": "ssl_protocols", "model": model, "method": method, "backbone": backbone,
+                              "dataset": label, "protocol": protocol,
+                              "settings": {k: v for k, v in vars(self.settings).items() if k not in ("models", "out_of_domain")}}
+                    frames.append(self.store.run(config, lambda: self._evaluate(index, entry, protocol), self.context))
+        return pd.concat(frames, ignore_index=True)
+
+    def _frozen_features(self, index: int, entry: str) -> tuple[np.ndarray, ...]:
+        s, source = self.settings, self._source(entry, index)
+        batch = s.linear_probe["batch_size"]
+        out = []
+        for split_name, batches in (("train", lambda: source.train_batches(batch, 0, shuffle=False)), ("test", lambda: source.test_batches(batch))):
+            spec = {"model": self.model_names()[index], "dataset": entry, "split": split_name, "image_size": s.image_size,
+                    "seed": s.seed, "pretrain": s.pretrain, "models": s.models[index]}
+            out.extend(self.features.get(spec, lambda b=batches: extract_features(self.backbone(index), b(), s.device)))
+        return tuple(out)
+
+    def _evaluate(self, index: int, entry: str, protocol: str) -> pd.DataFrame:
+        s, source = self.settings, self._source(entry, index)
+        if protocol in PROBE_PROTOCOLS:
+            train_x, train_y, test_x, test_y = self._frozen_features(index, entry)
+            if protocol.startswith("kNN"):
+                scores = knn_votes(train_x, train_y, test_x, source.num_classes, k=s.knn_k, normalize=protocol == "kNN_N", device=s.device)
+            else:
+                head = fit_linear_probe(train_x, train_y, source.num_classes, s.config("linear_probe"), batchnorm=protocol == "LP_BN")
+                scores = probe_scores(head, test_x)
+        else:
+            scores, test_y = self._finetune(index, source, protocol)
+        ranked = rank_classes(scores, min(TOP_K, source.num_classes))
+        rows = pd.DataFrame({"item": np.arange(len(test_y)), "target": test_y})
+        for k in range(ranked.shape[1]):
+            rows[f"pred_{k + 1}"] = ranked[:, k]
+        return rows
+
+    def _finetune(self, index: int, source, protocol: str) -> tuple[np.ndarray, np.ndarray]:
+        s = self.settings
+        backbone = self.backbone(index)
+        block, indices = "finetune", None
+        if protocol != "FT":
+            block = "fewshot_finetune"
+            fraction = FEWSHOT_FRACTIONS[protocol.removesuffix("_BN")]
+            labels = source.train_labels()
+            indices = class_balanced_indices(labels, per_class_count(labels, fraction), s.seed)
+        vit = _is_vit(backbone)
+        config = s.config(block, label_smoothing=s.vit["label_smoothing"] if vit else 0.0)
+        with torch.random.fork_rng():
+            torch.manual_seed(s.seed)
+            model = Classifier(backbone, source.num_classes, batchnorm_head=protocol.endswith("_BN"))
+        if vit:
+            set_drop_path(model.backbone, s.vit["drop_path"])
+        groups = layer_decay_groups(model, s.vit["layer_decay"], config.weight_decay) if vit else None
+        batch = min(config.batch_size, len(indices) if indices is not None else config.batch_size)
+        train(model, source.train_batches(batch, s.seed, indices=indices), config, groups=groups)
+        logits, targets = predict_logits(model, source.test_batches(config.batch_size), s.device, config.amp)
+        return logits.numpy(), targets.numpy()
+
+
+def accuracies(runs: pd.DataFrame) -> pd.DataFrame:
+    """Top-1 and top-5 accuracy (%) of each run, in the schema of `accuracies.published_accuracies`.
+
+    Top-5 on a dataset of fewer than five classes counts every ranked class (it is then 100 %).
+    """
+    pred_cols = sorted(c for c in runs.columns if c.startswith("pred_"))
+    rows = []
+    keys = ["model", "method", "backbone", "dataset", "protocol"]
+    for key, run in runs.groupby(keys, sort=False):
+        hit = run[pred_cols].to_numpy() == run["target"].to_numpy()[:, None]  # missing ranks (NaN) never hit
+        for metric, k in (("top1", 1), ("top5", TOP_K)):
+            value = 100.0 * hit[:, :k].any(axis=1).mean()
+            rows.append({**dict(zip(keys, key)), "metric": metric, "printed": f"{value:.1f}", "value": value})
+    return pd.DataFrame(rows)

@@ -1,0 +1,124 @@
+"""One supervised training loop for every fine-tuning protocol of the papers.
+
+SGD with momentum, the lr scaled by batch size, per-step linear warm-up then cosine decay,
+per-parameter-group lr scales (layer-wise lr decay) and bf16 autocast on a GPU. The loss is a
+function of `(model, inputs, targets)`: cross-entropy with label smoothing by default; methods
+that add a regulariser or a distillation term, and self-supervised objectives, pass their own.
+Data come from any re-iterable of `(inputs, targets)` batches with a length.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+from .schedule import scaled_lr, warmup_cosine
+
+Batches = DataLoader | Sequence[tuple[torch.Tensor, torch.Tensor]]
+Loss = Callable[[nn.Module, torch.Tensor, torch.Tensor], torch.Tensor]
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Hyper-parameters of one training run (the papers' recipes are params files of these)."""
+
+    epochs: int
+    batch_size: int
+    base_lr: float
+    reference_batch: int = 256
+    momentum: float = 0.9
+    weight_decay: float = 0.0
+    warmup_epochs: float = 0.0
+    label_smoothing: float = 0.0
+    seed: int = 0
+    device: str = "cpu"
+    amp: bool = False
+
+    @property
+    def peak_lr(self) -> float:
+        return scaled_lr(self.base_lr, self.batch_size, self.reference_batch)
+
+
+def tensor_batches(inputs: torch.Tensor, targets: torch.Tensor, batch_size: int, seed: int, shuffle: bool = True) -> DataLoader:
+    """In-memory batches, reshuffled each epoch by a generator seeded with `seed`."""
+    generator = torch.Generator().manual_seed(seed)
+    return DataLoader(TensorDataset(inputs, targets), batch_size=batch_size, shuffle=shuffle, generator=generator)
+
+
+def cross_entropy(label_smoothing: float = 0.0) -> Loss:
+    """The default loss: cross-entropy of `model(inputs)` against the targets."""
+    criterion = nn.CrossEntropyLoss(label_smoothing=label_smoothing)
+    return lambda model, inputs, targets: criterion(model(inputs).float(), targets)
+
+
+def parameter_groups(model: nn.Module, weight_decay: float) -> list[dict]:
+    """Trainable parameters in two groups: with weight decay, and without it for biases and norms (1-D)."""
+    decay, no_decay = [], []
+    for parameter in model.parameters():
+        if parameter.requires_grad:
+            (no_decay if parameter.ndim <= 1 else decay).append(parameter)
+    return [g for g in ({"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}) if g["params"]]
+
+
+def train(
+    model: nn.Module,
+    batches: Batches,
+    config: TrainConfig,
+    groups: list[dict] | None = None,
+    loss: Loss | None = None,
+) -> list[float]:
+    """Train `model` in place; return the mean loss of each epoch.
+
+    `groups` are optimiser parameter groups, each optionally with an `lr_scale` (default: all
+    trainable parameters, weight decay off for 1-D ones). Every step sets each group's lr to
+    `peak_lr × lr_scale × warmup_cosine(step)`. `loss` defaults to `cross_entropy(config.label_smoothing)`.
+    """
+    torch.manual_seed(config.seed)
+    device = torch.device(config.device)
+    model.to(device)
+    groups = groups if groups is not None else parameter_groups(model, config.weight_decay)
+    if not groups:
+        raise ValueError("nothing to train: no parameter requires grad")
+    optimizer = torch.optim.SGD(groups, lr=config.peak_lr, momentum=config.momentum)
+    loss = loss if loss is not None else cross_entropy(config.label_smoothing)
+    steps_per_epoch = len(batches)
+    total = config.epochs * steps_per_epoch
+    warmup = round(config.warmup_epochs * steps_per_epoch)
+    use_amp = config.amp and device.type == "cuda"
+    history, step = [], 0
+    for _ in range(config.epochs):
+        model.train()
+        losses = []
+        for inputs, targets in batches:
+            inputs, targets = inputs.to(device, non_blocking=True), targets.to(device, non_blocking=True)
+            factor = warmup_cosine(step, total, warmup)
+            for group in optimizer.param_groups:
+                group["lr"] = config.peak_lr * group.get("lr_scale", 1.0) * factor
+            with torch.autocast(device.type, dtype=torch.bfloat16, enabled=use_amp):
+                value = loss(model, inputs, targets)
+            optimizer.zero_grad(set_to_none=True)
+            value.backward()
+            optimizer.step()
+            losses.append(value.item())
+            step += 1
+        history.append(sum(losses) / len(losses))
+    return history
+
+
+@torch.no_grad()
+def predict_logits(model: nn.Module, batches: Iterable[tuple[torch.Tensor, torch.Tensor]], device: str = "cpu", amp: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+    """Logits and targets of every item, the model in eval mode (its mode restored after)."""
+    was_training = model.training
+    model.eval().to(device)
+    use_amp = amp and torch.device(device).type == "cuda"
+    logits, targets = [], []
+    for inputs, target in batches:
+        with torch.autocast(torch.device(device).type, dtype=torch.bfloat16, enabled=use_amp):
+            logits.append(model(inputs.to(device)).float().cpu())
+        targets.append(target)
+    model.train(was_training)
+    return torch.cat(logits), torch.cat(targets)
