@@ -1,0 +1,190 @@
+"""open_clip zero-shot classifier head and the FLYP contrastive fine-tuning loss.
+
+Zero-shot head (Radford et al., 2021): every prompt "template.format(class name)" is encoded by the
+text tower and L2-normalised; a class's embedding is the mean over its templates, re-normalised.
+logits = exp(logit_scale) · normalise(image embedding) · class embeddingsᵀ, with the model's own
+learnable `logit_scale`.
+
+`ZeroShotClassifier(text_tower=...)` names the choice of what fine-tuning trains:
+- "trainable" (default): class embeddings are recomputed from the text tower on every forward, so
+  fine-tuning updates both towers and the logit scale. This is the released ImageNet-RIB code for
+  CLIP with a zero-shot classifier (lib/experiment.py: `model(images, tokenizer(texts))` each step,
+  single template "This is a photo of a {}", logit scale clamped to [0, ln 100] after each step:
+  `clamp_logit_scale_`).
+- "frozen": class embeddings are computed once and kept as a buffer; only the image tower (and the
+  logit scale) can train.
+
+Template sets: `SINGLE_TEMPLATE` ("a photo of a {}."), `IMAGENET_RIB_TEMPLATE` (the released code's
+string, no full stop) and `OPENAI_IMAGENET_TEMPLATES` (CLIP's 80 ImageNet prompts, in CLIP's order).
+
+FLYP (Goyal et al., 2023): fine-tune with the CLIP loss itself, contrasting each image with the
+class prompt of its label. As in FLYP's code (ClipLoss over image-caption pairs), other examples of
+the same class in the batch count as negatives.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Literal, Sequence
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+Tokenizer = Callable[[list[str]], torch.Tensor]
+
+SINGLE_TEMPLATE = ("a photo of a {}.",)
+IMAGENET_RIB_TEMPLATE = ("This is a photo of a {}",)
+OPENAI_IMAGENET_TEMPLATES = (
+    "a bad photo of a {}.",
+    "a photo of many {}.",
+    "a sculpture of a {}.",
+    "a photo of the hard to see {}.",
+    "a low resolution photo of the {}.",
+    "a rendering of a {}.",
+    "graffiti of a {}.",
+    "a bad photo of the {}.",
+    "a cropped photo of the {}.",
+    "a tattoo of a {}.",
+    "the embroidered {}.",
+    "a photo of a hard to see {}.",
+    "a bright photo of a {}.",
+    "a photo of a clean {}.",
+    "a photo of a dirty {}.",
+    "a dark photo of the {}.",
+    "a drawing of a {}.",
+    "a photo of my {}.",
+    "the plastic {}.",
+    "a photo of the cool {}.",
+    "a close-up photo of a {}.",
+    "a black and white photo of the {}.",
+    "a painting of the {}.",
+    "a painting of a {}.",
+    "a pixelated photo of the {}.",
+    "a sculpture of the {}.",
+    "a bright photo of the {}.",
+    "a cropped photo of a {}.",
+    "a plastic {}.",
+    "a photo of the dirty {}.",
+    "a jpeg corrupted photo of a {}.",
+    "a blurry photo of the {}.",
+    "a photo of the {}.",
+    "a good photo of the {}.",
+    "a rendering of the {}.",
+    "a {} in a video game.",
+    "a photo of one {}.",
+    "a doodle of a {}.",
+    "a close-up photo of the {}.",
+    "a photo of a {}.",
+    "the origami {}.",
+    "the {} in a video game.",
+    "a sketch of a {}.",
+    "a doodle of the {}.",
+    "a origami {}.",
+    "a low resolution photo of a {}.",
+    "the toy {}.",
+    "a rendition of the {}.",
+    "a photo of the clean {}.",
+    "a photo of a large {}.",
+    "a rendition of a {}.",
+    "a photo of a nice {}.",
+    "a photo of a weird {}.",
+    "a blurry photo of a {}.",
+    "a cartoon {}.",
+    "art of a {}.",
+    "a sketch of the {}.",
+    "a embroidered {}.",
+    "a pixelated photo of a {}.",
+    "itap of the {}.",
+    "a jpeg corrupted photo of the {}.",
+    "a good photo of a {}.",
+    "a plushie {}.",
+    "a photo of the nice {}.",
+    "a photo of the small {}.",
+    "a photo of the weird {}.",
+    "the cartoon {}.",
+    "art of the {}.",
+    "a drawing of the {}.",
+    "a photo of the large {}.",
+    "a black and white photo of a {}.",
+    "the plushie {}.",
+    "a dark photo of a {}.",
+    "itap of a {}.",
+    "graffiti of the {}.",
+    "a toy {}.",
+    "itap of my {}.",
+    "a photo of a cool {}.",
+    "a photo of a small {}.",
+    "a tattoo of the {}.",
+)
+
+
+def tokenize_prompts(tokenizer: Tokenizer, class_names: Sequence[str], templates: Sequence[str]) -> torch.Tensor:
+    """Token ids of every (class, template) prompt: shape (classes, templates, context length)."""
+    prompts = [template.format(name) for name in class_names for template in templates]
+    tokens = tokenizer(prompts)
+    return tokens.reshape(len(class_names), len(templates), -1)
+
+
+def class_embeddings(model: nn.Module, class_tokens: torch.Tensor) -> torch.Tensor:
+    """Unit-norm class embeddings (classes, dim): mean of the unit-norm prompt embeddings, re-normalised."""
+    classes, templates, length = class_tokens.shape
+    prompts = F.normalize(model.encode_text(class_tokens.reshape(classes * templates, length)), dim=-1)
+    return F.normalize(prompts.view(classes, templates, -1).mean(dim=1), dim=-1)
+
+
+class ZeroShotClassifier(nn.Module):
+    """A CLIP model used as a classifier over fixed class prompts (see the module docstring)."""
+
+    def __init__(
+        self, model: nn.Module, class_tokens: torch.Tensor, text_tower: Literal["trainable", "frozen"] = "trainable"
+    ) -> None:
+        super().__init__()
+        self.model = model
+        self.text_tower = text_tower
+        self.register_buffer("class_tokens", class_tokens, persistent=False)
+        if text_tower == "frozen":
+            with torch.no_grad():
+                self.register_buffer("frozen_class_embeddings", class_embeddings(model, class_tokens))
+        elif text_tower != "trainable":
+            raise ValueError(f"text_tower must be 'trainable' or 'frozen', got {text_tower!r}")
+
+    def text_embeddings(self) -> torch.Tensor:
+        if self.text_tower == "frozen":
+            return self.frozen_class_embeddings
+        return class_embeddings(self.model, self.class_tokens)
+
+    def forward(self, images: torch.Tensor) -> torch.Tensor:
+        image = F.normalize(self.model.encode_image(images), dim=-1)
+        return self.model.logit_scale.exp() * image @ self.text_embeddings().T
+
+
+@torch.no_grad()
+def clamp_logit_scale_(model: nn.Module, maximum: float = math.log(100)) -> None:
+    """Clamp the CLIP logit scale to [0, ln 100] in place, as CLIP and the released code do after each step."""
+    model.logit_scale.clamp_(0, maximum)
+
+
+def clip_contrastive_loss(
+    image_features: torch.Tensor, text_features: torch.Tensor, logit_scale: torch.Tensor
+) -> torch.Tensor:
+    """Symmetric CLIP loss: mean of image->text and text->image cross-entropies, pair i matching i.
+
+    Features are L2-normalised here; `logit_scale` is the multiplier itself (exp of the parameter).
+    """
+    image = F.normalize(image_features, dim=-1)
+    text = F.normalize(text_features, dim=-1)
+    logits = logit_scale * image @ text.T
+    targets = torch.arange(len(logits), device=logits.device)
+    return (F.cross_entropy(logits, targets) + F.cross_entropy(logits.T, targets)) / 2
+
+
+def flyp_loss(model: nn.Module, images: torch.Tensor, labels: torch.Tensor, class_tokens: torch.Tensor) -> torch.Tensor:
+    """FLYP loss of a batch: CLIP loss between the images and the prompts of their labels.
+
+    `class_tokens` holds one prompt per class, shape (classes, context length) (e.g. one template's
+    slice `tokenize_prompts(...)[:, t]`). Both towers and the logit scale receive gradients.
+    """
+    image_features = model.encode_image(images)
+    text_features = model.encode_text(class_tokens[labels])
+    return clip_contrastive_loss(image_features, text_features, model.logit_scale.exp())
