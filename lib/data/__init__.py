@@ -1,1 +1,2 @@
-"""Datasets: the registry of real datasets (folder form), their loaders, and embedded data."""
+"""Datasets: the registry of real datasets and their loaders (class folders, VOC masks, CIFAR pickles,
+iNaturalist 2021, Stanford Cars devkit), and embedded data."""

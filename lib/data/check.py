@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .folders import class_folders, targets_for
-from .registry import DatasetSpec, registry
+from .registry import FOLDER_LAYOUTS, DatasetMissingError, DatasetSpec, open_spec, registry
 
 
 @dataclass(frozen=True)
@@ -26,7 +25,7 @@ class DataCheck:
 
 
 def check_dataset(spec: DatasetSpec, root: str | Path | None = None) -> DataCheck:
-    """Count images and classes of one dataset and compare them with the registry."""
+    """Open every split of one dataset with its loader; compare image and class counts with the registry."""
     path = spec.path(root)
 
     def result(status: str, images: int | None, classes: int | None, detail: str) -> DataCheck:
@@ -34,20 +33,19 @@ def check_dataset(spec: DatasetSpec, root: str | Path | None = None) -> DataChec
 
     if not path.is_dir():
         return result("missing", None, None, f"get it from {spec.source} and place it in <data root>/{spec.subdir}")
+    unit = "class folders" if spec.layout in FOLDER_LAYOUTS else "classes"
     problems, images, class_counts = [], 0, set()
-    for split in spec.split_paths(root):
-        if not split.is_dir():
-            problems.append(f"missing split {split.relative_to(path)}")
-            continue
-        index = class_folders(split)
-        images += sum(len(v) for v in index.values())
-        class_counts.add(len(index))
+    for part in spec.parts():
+        where = "/".join([spec.subdir, *map(str, part.values())])
         try:
-            targets_for(list(index), spec.label_space)
-        except ValueError as error:
-            problems.append(str(error))
-        if len(index) != spec.n_classes:
-            problems.append(f"{split.relative_to(path.parent)} has {len(index)} class folders, expected {spec.n_classes}")
+            data = open_spec(spec, root, **part)
+        except (DatasetMissingError, ValueError) as error:
+            problems.append(f"{where}: {error}")
+            continue
+        images += len(data)
+        class_counts.add(len(data.class_names))
+        if len(data.class_names) != spec.n_classes:
+            problems.append(f"{where} has {len(data.class_names)} {unit}, expected {spec.n_classes}")
     if spec.n_images is not None and images != spec.n_images:
         problems.append(f"{images} images, expected {spec.n_images}")
     classes = max(class_counts) if class_counts else 0

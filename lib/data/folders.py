@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
-import torch
 from PIL import Image
+
+from .labelled import IMAGENET_CLASSES, LabelledImages
 
 IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".gif", ".tif", ".tiff")
 LABEL_SPACES = ("own", "imagenet_wnid", "imagenet_index")
-IMAGENET_CLASSES = 1000
 
 
 @lru_cache(maxsize=1)
@@ -36,19 +36,35 @@ def is_image(name: str) -> bool:
     return name.lower().endswith(IMAGE_EXTENSIONS)
 
 
-def class_folders(root: Path) -> dict[str, list[Path]]:
-    """Images of each class folder directly under `root` (sorted; hidden entries skipped)."""
+def class_folders(root: Path, nested: bool = True) -> dict[str, list[Path]]:
+    """Images of each class folder directly under `root` (sorted; hidden entries skipped).
+
+    `nested=False` keeps only the images directly inside each class folder.
+    """
     classes = sorted(e.name for e in os.scandir(root) if e.is_dir() and not e.name.startswith("."))
     index = {}
     for name in classes:
         folder = root / name
-        index[name] = sorted(
-            Path(dirpath) / f
-            for dirpath, _, files in os.walk(folder)
-            for f in files
-            if is_image(f) and not f.startswith(".")
-        )
+        if nested:
+            files = [Path(dirpath) / f for dirpath, _, names in os.walk(folder) for f in names]
+        else:
+            files = [Path(e.path) for e in os.scandir(folder) if e.is_file()]
+        index[name] = sorted(f for f in files if is_image(f.name) and not f.name.startswith("."))
     return index
+
+
+def seeded_split(count: int, split: str, seed: int, train_fraction: float) -> np.ndarray:
+    """Sorted indices of `split` ('train' or 'test') in a seeded random split of `count` items.
+
+    The order is numpy's legacy `RandomState(seed).permutation(count)` (the same as
+    `np.random.seed(seed); np.random.shuffle(np.arange(count))`); the first
+    `int(train_fraction * count)` items are the training split, the rest the test split.
+    """
+    if split not in ("train", "test"):
+        raise ValueError(f"a seeded split is 'train' or 'test', not {split!r}")
+    order = np.random.RandomState(seed).permutation(count)
+    cut = int(train_fraction * count)
+    return np.sort(order[:cut] if split == "train" else order[cut:])
 
 
 def targets_for(class_names: list[str], label_space: str) -> list[int]:
@@ -70,8 +86,8 @@ def targets_for(class_names: list[str], label_space: str) -> list[int]:
 
 
 @dataclass
-class FolderImages(torch.utils.data.Dataset):
-    """Labelled images from class folders: items are `(image, target)`."""
+class FolderImages(LabelledImages):
+    """Labelled image files (class folders, or files listed by a dataset's own annotations)."""
 
     samples: list[tuple[Path, int]]
     class_names: list[str]
@@ -80,8 +96,10 @@ class FolderImages(torch.utils.data.Dataset):
     transform: Callable | None = None
 
     @classmethod
-    def from_root(cls, root: Path, label_space: str, transform: Callable | None = None) -> "FolderImages":
-        index = class_folders(root)
+    def from_root(
+        cls, root: Path, label_space: str, transform: Callable | None = None, nested: bool = True
+    ) -> "FolderImages":
+        index = class_folders(root, nested)
         names = list(index)
         targets = targets_for(names, label_space)
         samples = [(path, t) for name, t in zip(names, targets) for path in index[name]]
@@ -90,19 +108,14 @@ class FolderImages(torch.utils.data.Dataset):
     def __len__(self) -> int:
         return len(self.samples)
 
-    def __getitem__(self, i: int):
-        path, target = self.samples[i]
-        with Image.open(path) as image:
-            image = image.convert("RGB")
-        return (self.transform(image) if self.transform else image), target
+    def target(self, i: int) -> int:
+        return self.samples[i][1]
 
-    @property
-    def num_outputs(self) -> int:
-        """Width of the classifier this dataset is scored with (1000 in the ImageNet spaces)."""
-        return len(self.class_names) if self.label_space == "own" else IMAGENET_CLASSES
+    def image(self, i: int) -> Image.Image:
+        with Image.open(self.samples[i][0]) as image:
+            return image.convert("RGB")
 
-    def logit_mask(self) -> np.ndarray:
-        """Boolean mask over the classifier outputs: True for the classes this dataset contains."""
-        mask = np.zeros(self.num_outputs, dtype=bool)
-        mask[self.class_targets] = True
-        return mask
+    def subset(self, indices: np.ndarray) -> "FolderImages":
+        """The same label space restricted to the samples at `indices`."""
+        samples = [self.samples[i] for i in indices]
+        return FolderImages(samples, self.class_names, self.class_targets, self.label_space, self.transform)

@@ -1,4 +1,17 @@
-"""The dataset registry (`lib/registry/datasets.csv`): name -> folder, layout, expected size, source, licence."""
+"""The dataset registry (`lib/registry/datasets.csv`): name -> folder, layout, splits, expected size, source, licence.
+
+Layouts (column `layout`; lib/registry/DATASETS.md describes each dataset's choices):
+- `imagefolder`: one folder per class (`lib.data.folders`).
+- `imagefolder_seeded_split`: one folder per class, the images directly inside it split into
+  `train`/`test` by a seeded permutation (options `seed`, `train_fraction`).
+- `imagenet_c`: `<corruption>/<severity>/<wnid>/` folders.
+- `voc_segmentation`: a VOC2012 folder, one label per image from its mask (`lib.data.voc`).
+- `cifar_python`: the CIFAR-100 python pickles (`lib.data.cifar`).
+- `inat2021`: iNaturalist 2021 `train_mini/` and `val/` species folders (`lib.data.inaturalist`).
+- `stanford_cars_devkit`: Stanford Cars images with the devkit's .mat annotations (`lib.data.cars`).
+Column `splits` lists the split names a dataset is opened with (empty: one split); column `options`
+holds `key=value` loader options (e.g. the iNaturalist `target` and `subset`).
+"""
 
 from __future__ import annotations
 
@@ -10,9 +23,21 @@ from typing import Callable
 import pandas as pd
 
 from ..paths import DATA_ROOT_ENV, REGISTRY_DIR, data_root
-from .folders import LABEL_SPACES, FolderImages
+from .cars import stanford_cars
+from .cifar import cifar100
+from .folders import LABEL_SPACES, FolderImages, seeded_split
+from .inaturalist import inat2021
+from .labelled import DatasetMissingError, LabelledImages
+from .voc import voc_segmentation
 
-LAYOUTS = ("imagefolder", "imagenet_c")
+FOLDER_LAYOUTS = ("imagefolder", "imagefolder_seeded_split", "imagenet_c")
+LOADERS: dict[str, Callable[..., LabelledImages]] = {
+    "voc_segmentation": voc_segmentation,
+    "cifar_python": cifar100,
+    "inat2021": inat2021,
+    "stanford_cars_devkit": stanford_cars,
+}
+LAYOUTS = FOLDER_LAYOUTS + tuple(LOADERS)
 IMAGENET_C_CORRUPTIONS = (
     "gaussian_noise", "shot_noise", "impulse_noise", "defocus_blur", "glass_blur", "motion_blur",
     "zoom_blur", "snow", "frost", "fog", "brightness", "contrast", "elastic_transform", "pixelate",
@@ -21,8 +46,25 @@ IMAGENET_C_CORRUPTIONS = (
 IMAGENET_C_SEVERITIES = (1, 2, 3, 4, 5)
 
 
-class DatasetMissingError(FileNotFoundError):
-    """A registered dataset that is not on disk: says what, where it was looked for, how to get it."""
+def _option_value(text: str) -> int | float | str:
+    """A loader option's value: an int, else a float, else the text itself."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_options(text: str) -> tuple[tuple[str, int | float | str], ...]:
+    """`key=value key=value` -> ((key, value), ...), values typed by `_option_value`."""
+    options = []
+    for item in text.split():
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"datasets.csv: option {item!r} is not key=value")
+        options.append((key, _option_value(value)))
+    return tuple(options)
 
 
 @dataclass(frozen=True)
@@ -40,6 +82,8 @@ class DatasetSpec:
     source: str
     licence: str
     notes: str
+    splits: tuple[str, ...] = ()
+    options: tuple[tuple[str, int | float | str], ...] = ()  # loader keyword arguments, as pairs
 
     def path(self, root: str | Path | None = None) -> Path:
         return data_root(root) / self.subdir
@@ -54,11 +98,11 @@ class DatasetSpec:
             )
         return self.path(root) / corruption / str(severity)
 
-    def split_paths(self, root: str | Path | None = None) -> list[Path]:
-        """Every split folder the layout expects (one, or the 15 x 5 of ImageNet-C)."""
-        if self.layout != "imagenet_c":
-            return [self.path(root)]
-        return [self.split_path(root, c, s) for c in IMAGENET_C_CORRUPTIONS for s in IMAGENET_C_SEVERITIES]
+    def parts(self) -> list[dict[str, str | int]]:
+        """The `open_spec` arguments of every part on disk: each split, or each ImageNet-C corruption x severity."""
+        if self.layout == "imagenet_c":
+            return [{"corruption": c, "severity": s} for c in IMAGENET_C_CORRUPTIONS for s in IMAGENET_C_SEVERITIES]
+        return [{"split": split} for split in self.splits] or [{}]
 
     def missing_message(self, root: str | Path | None = None) -> str:
         return (
@@ -80,7 +124,7 @@ def registry() -> dict[str, DatasetSpec]:
             name=row.name, papers=tuple(row.papers.split()), title=row.title, subdir=row.subdir,
             layout=row.layout, n_images=int(row.n_images) if row.n_images else None,
             n_classes=int(row.n_classes), label_space=row.label_space, source=row.source,
-            licence=row.licence, notes=row.notes,
+            licence=row.licence, notes=row.notes, splits=tuple(row.splits.split()), options=parse_options(row.options),
         )
     return specs
 
@@ -99,10 +143,36 @@ def open_dataset(
     transform: Callable | None = None,
     corruption: str | None = None,
     severity: int | None = None,
-) -> FolderImages:
-    """Load a registered dataset from the data root; ImageNet-C needs a corruption and a severity."""
-    s = spec(name)
+    split: str | None = None,
+) -> LabelledImages:
+    """Load a registered dataset from the data root.
+
+    Datasets with `splits` need `split` (e.g. 'train'/'test'); ImageNet-C needs a corruption and a severity.
+    """
+    return open_spec(spec(name), root, transform, corruption, severity, split)
+
+
+def open_spec(
+    s: DatasetSpec,
+    root: str | Path | None = None,
+    transform: Callable | None = None,
+    corruption: str | None = None,
+    severity: int | None = None,
+    split: str | None = None,
+) -> LabelledImages:
+    """`open_dataset` for a registry row given as a spec."""
+    if s.splits and split not in s.splits:
+        raise ValueError(f"{s.name}: split must be one of {s.splits}, not {split!r}")
+    if not s.splits and split is not None:
+        raise ValueError(f"{s.name} has no splits (got split={split!r})")
+    if not s.path(root).is_dir():
+        raise DatasetMissingError(s.missing_message(root))
     path = s.split_path(root, corruption, severity)
     if not path.is_dir():
-        raise DatasetMissingError(s.missing_message(root) + (f" (looked for split {path})" if path != s.path(root) else ""))
+        raise DatasetMissingError(f"dataset '{s.name}': split folder {path} not found")
+    if s.layout in LOADERS:
+        return LOADERS[s.layout](path, split, transform, **dict(s.options))
+    if s.layout == "imagefolder_seeded_split":
+        data = FolderImages.from_root(path, s.label_space, transform, nested=False)
+        return data.subset(seeded_split(len(data), split, **dict(s.options)))
     return FolderImages.from_root(path, s.label_space, transform)

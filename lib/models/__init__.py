@@ -1,1 +1,2 @@
-"""Models: the registry of the papers' pretrained models and the random-init stand-ins of the small tiers."""
+"""Models: the registry of the papers' pretrained models, the key recipes that load checkpoint files
+onto backbones, and the random-init stand-ins of the small tiers."""

@@ -2,7 +2,9 @@
 
 `exists_offline` checks a row against the installed timm / open_clip / torchvision registries
 without any download. `load_pretrained` builds a model with its pretrained weights from the hub
-cache or the local weights folder and raises one clear WeightsMissingError otherwise.
+cache (timm, open_clip, torchvision rows) or from the checkpoint file in the local weights folder
+(`url` rows, converted by the row's key recipe, see `lib.models.conversion`), and raises one clear
+WeightsMissingError when they are not there.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ import pandas as pd
 import torch
 
 from ..paths import REGISTRY_DIR, WEIGHTS_ROOT_ENV, weights_root
+from .conversion import convert, empty_backbone, recipe as conversion_recipe
 
 LIBRARIES = ("timm", "open_clip", "torchvision", "url")
 FEATURES = ("pooled", "cls", "mean_tokens")
+OPEN_CLIP_FILE = "open_clip_file"  # the url-row recipe whose file open_clip reads itself
 
 
 class WeightsMissingError(FileNotFoundError):
@@ -36,6 +40,7 @@ class ModelSpec:
     name: str
     pretrained: str
     source_url: str
+    checkpoint_file: str
     sha256: str
     key_recipe: str
     feature: str
@@ -94,21 +99,44 @@ def exists_offline(s: ModelSpec) -> bool:
 
 
 def checkpoint_path(s: ModelSpec, root: str | Path | None = None) -> Path:
-    """Where a `url` row's checkpoint file is expected: <weights root>/<file name of the URL>."""
-    if not s.source_url and not s.pretrained:
-        raise WeightsMissingError(f"model {s.key}: the registry has no checkpoint URL (see notes: {s.notes})")
-    return weights_root(root) / Path(s.pretrained or s.source_url).name
+    """Where a `url` row's checkpoint file is expected: <weights root>/<checkpoint_file>."""
+    if not s.checkpoint_file:
+        raise ValueError(f"model {s.key} is a {s.library} hub model, not a checkpoint file")
+    return weights_root(root) / s.checkpoint_file
 
 
-def load_pretrained(key: str) -> torch.nn.Module:
-    """Build a hub model (timm, open_clip, torchvision row) with its pretrained weights.
+def checkpoint_state_dict(key: str, root: str | Path | None = None) -> dict:
+    """The raw contents of a `url` row's checkpoint file from the weights folder (no download)."""
+    return _read_checkpoint(_existing_checkpoint(spec(key), root))
 
-    Uses the local hub cache when present; raises WeightsMissingError when the weights are neither
-    cached nor downloadable. `url` rows are read with `checkpoint_state_dict` instead.
+
+def _read_checkpoint(path: Path) -> dict:
+    """A checkpoint file as saved (VISSL and MMSelfSup files hold more than tensors: not weights_only)."""
+    return torch.load(path, map_location="cpu", weights_only=False)
+
+
+def _existing_checkpoint(s: ModelSpec, root: str | Path | None) -> Path:
+    path = checkpoint_path(s, root)
+    if not path.is_file():
+        raise WeightsMissingError(
+            f"checkpoint of {s.key} not found at {path}. Download {s.pretrained} and save it as "
+            f"{s.checkpoint_file} in the weights folder (${WEIGHTS_ROOT_ENV} or <repo>/weights)."
+        )
+    return path
+
+
+def load_pretrained(key: str, root: str | Path | None = None, recipe: str | None = None) -> torch.nn.Module:
+    """A registered model with its pretrained weights.
+
+    Hub rows (timm, open_clip, torchvision) come from the local hub cache or a download; `url` rows
+    from their checkpoint file under the weights root `root`, converted with the row's `key_recipe`
+    (or `recipe`, e.g. `mocov3_base` instead of the paper's `mocov3_momentum`) into a headless
+    backbone whose forward pass returns the row's `feature`. An `open_clip_file` row gives the full
+    open_clip model. Raises WeightsMissingError when the weights are neither cached nor reachable.
     """
     s = spec(key)
     if s.library == "url":
-        raise ValueError(f"{key} is a checkpoint file, not a hub model: read it with checkpoint_state_dict")
+        return load_checkpoint_model(s, root, recipe)
     try:
         if s.library == "timm":
             import timm
@@ -129,13 +157,17 @@ def load_pretrained(key: str) -> torch.nn.Module:
         ) from error
 
 
-def checkpoint_state_dict(key: str, root: str | Path | None = None) -> dict:
-    """The raw contents of a `url` row's checkpoint file from the weights folder (no download)."""
-    s = spec(key)
-    path = checkpoint_path(s, root)
-    if not path.is_file():
-        raise WeightsMissingError(
-            f"checkpoint of {s.key} not found at {path}. Download {s.pretrained or s.source_url} "
-            f"into the weights folder (${WEIGHTS_ROOT_ENV} or <repo>/weights)."
-        )
-    return torch.load(path, map_location="cpu", weights_only=False)
+def load_checkpoint_model(s: ModelSpec, root: str | Path | None = None, recipe: str | None = None) -> torch.nn.Module:
+    """Build a `url` row's network and load its local checkpoint file (see `load_pretrained`)."""
+    path = _existing_checkpoint(s, root)
+    if s.key_recipe == OPEN_CLIP_FILE:
+        import open_clip
+
+        return open_clip.create_model(s.architecture, pretrained=str(path))
+    name = recipe or s.key_recipe
+    architectures = conversion_recipe(name).architectures
+    if s.architecture not in architectures:
+        raise ValueError(f"key recipe {name} maps onto {architectures}, not {s.key}'s architecture {s.architecture}")
+    model = empty_backbone(s.architecture, s.feature)
+    model.load_state_dict(convert(_read_checkpoint(path), name, model.state_dict()), strict=True)
+    return model

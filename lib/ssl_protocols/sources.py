@@ -42,21 +42,21 @@ class EmbeddedSource:
 
 
 class RegistrySource:
-    """Registered folder datasets (full tier): a train and a test dataset, or one dataset split
-    70/30 with a seed (stratified) when both names are the same. Missing data raise
-    `DatasetMissingError` as soon as the source is made."""
+    """Registered datasets (full tier), each named `dataset` or `dataset:split`: a train and a test
+    set, or, when both name the same unsplit dataset, a stratified 70/30 split drawn with `seed`.
+    Missing data raise `DatasetMissingError` as soon as the source is made."""
 
     def __init__(self, train: str, test: str, transform: Callable, seed: int, workers: int = 8) -> None:
         self.workers = workers
-        self._train: Dataset = open_dataset(train, transform=transform)
-        self._labels = np.array([target for _, target in self._train.samples], dtype=np.int64)
+        self._train: Dataset = _open(train, transform)
+        self._labels = np.asarray(self._train.targets, dtype=np.int64)
         self.num_classes = int(self._train.num_outputs)
         if test == train:
             train_idx, test_idx = split(self._labels, seed)
             self._test: Dataset = Subset(self._train, test_idx.tolist())
             self._train, self._labels = Subset(self._train, train_idx.tolist()), self._labels[train_idx]
         else:
-            self._test = open_dataset(test, transform=transform)
+            self._test = _open(test, transform)
 
     def train_labels(self) -> np.ndarray:
         return self._labels
@@ -68,3 +68,9 @@ class RegistrySource:
 
     def test_batches(self, batch_size: int) -> DataLoader:
         return DataLoader(self._test, batch_size=batch_size, shuffle=False, num_workers=self.workers, pin_memory=True)
+
+
+def _open(reference: str, transform: Callable) -> Dataset:
+    """`dataset` or `dataset:split` from the registry."""
+    name, _, split_name = reference.partition(":")
+    return open_dataset(name, transform=transform, split=split_name or None)

@@ -59,7 +59,9 @@ class StudySettings:
     `models`: for `source: embedded`, zoo members `objective:standin:epochs` (e.g.
     `simclr:tiny_resnet:20`); for `source: registry`, keys of `lib/registry/models.csv`.
     `in_domain` and `out_of_domain`: mini domain names (`lib.data.shifts.DOMAINS`), or for the
-    registry `label=train_dataset/test_dataset` with registry dataset names.
+    registry `label=train/test` where each side is a registry dataset, optionally `dataset:split`.
+    `batch_sizes`: per dataset label, `[fine-tuning, linear probe]` batch sizes overriding the
+    blocks' (Table S.4); empty in the small tiers.
     """
 
     source: str
@@ -75,6 +77,7 @@ class StudySettings:
     finetune: dict
     fewshot_finetune: dict
     vit: dict
+    batch_sizes: dict
 
     @classmethod
     def load(cls, path: str | Path) -> "StudySettings":
@@ -99,6 +102,10 @@ class StudySettings:
             bad = sorted(set(getattr(self, block)) - {f.name for f in fields(TrainConfig)})
             if bad:
                 raise ParamsError(f"{path}: {block} has keys {bad} that TrainConfig does not know")
+        labels = set(self.dataset_labels())
+        bad_sizes = [k for k, v in self.batch_sizes.items() if k not in labels or not (isinstance(v, list) and len(v) == 2)]
+        if bad_sizes:
+            raise ParamsError(f"{path}: batch_sizes entries {bad_sizes} must be dataset labels of the study mapped to [fine-tuning, probe]")
         if set(self.vit) != {"layer_decay", "label_smoothing", "drop_path"}:
             raise ParamsError(f"{path}: vit must set exactly layer_decay, label_smoothing, drop_path")
         if self.source == "embedded":
@@ -113,14 +120,24 @@ class StudySettings:
 
             unknown = [m for m in self.models if m not in models()]
             for entry in [self.in_domain, *self.out_of_domain]:
-                unknown += [n for n in registry_pair(entry, path)[1:] if n not in datasets()]
+                unknown += [n for n in registry_pair(entry, path)[1:] if n.partition(":")[0] not in datasets()]
             if unknown:
                 raise ParamsError(f"{path}: not in the registries: {unknown}")
         else:
             raise ParamsError(f"{path}: source must be 'embedded' or 'registry', got {self.source!r}")
 
-    def config(self, block: str, **overrides: Any) -> TrainConfig:
-        return TrainConfig(**{"seed": self.seed, "device": self.device, **getattr(self, block), **overrides})
+    def config(self, block: str, dataset: str | None = None, **overrides: Any) -> TrainConfig:
+        """The training config of a block; Table S.4's batch size for `dataset` where one is set."""
+        values = {"seed": self.seed, "device": self.device, **getattr(self, block), **overrides}
+        if dataset in self.batch_sizes and block != "pretrain":
+            values["batch_size"] = self.batch_sizes[dataset][1 if block == "linear_probe" else 0]
+        return TrainConfig(**values)
+
+
+    def dataset_labels(self) -> list[str]:
+        """The names the study reports datasets under (mini domain names, or registry labels)."""
+        entries = [self.in_domain, *self.out_of_domain]
+        return entries if self.source == "embedded" else [registry_pair(e)[0] for e in entries]
 
 
 @dataclass(frozen=True)
@@ -146,7 +163,7 @@ def zoo_member(text: str, path: Path | str = "study") -> ZooMember:
 
 
 def registry_pair(entry: str, path: Path | str = "study") -> tuple[str, str, str]:
-    """Parse `label=train_dataset/test_dataset` (or `label=dataset`, split with the seed)."""
+    """Parse `label=train/test` (or `label=dataset`, split with the seed); each side `dataset[:split]`."""
     if "=" not in entry:
         raise ParamsError(f"{path}: registry dataset {entry!r} must read label=train/test")
     label, names = entry.split("=", 1)
@@ -196,9 +213,9 @@ class Study:
     def _load_backbone(self, index: int) -> nn.Module:
         s = self.settings
         if s.source == "registry":
-            from ..models.registry import load_backbone
+            from ..models.registry import load_pretrained
 
-            return load_backbone(s.models[index])
+            return load_pretrained(s.models[index])
         member = zoo_member(s.models[index])
         domain = self._source(s.in_domain).domain
         backbone = build_standin(member.architecture, num_classes=0, image_size=s.image_size, in_chans=1, seed=s.seed)
@@ -216,9 +233,7 @@ class Study:
 
     # -- data ---------------------------------------------------------------------------------
     def dataset_names(self) -> list[str]:
-        s = self.settings
-        entries = [s.in_domain, *s.out_of_domain]
-        return entries if s.source == "embedded" else [registry_pair(e)[0] for e in entries]
+        return self.settings.dataset_labels()
 
     def _source(self, entry: str, index: int = 0):
         """The data of `entry`; for registry datasets, seen through the `index`-th model's eval transform."""
@@ -228,10 +243,13 @@ class Study:
             if s.source == "embedded":
                 self._sources[key] = EmbeddedSource(make_domain(entry, s.image_size, s.seed))
             else:
-                from ..models.registry import eval_transform
+                from ..data.transforms import eval_transform
+                from ..models.registry import spec
 
                 _, train_name, test_name = registry_pair(entry)
-                self._sources[key] = RegistrySource(train_name, test_name, eval_transform(s.models[index]), s.seed)
+                row = spec(s.models[index])
+                transform = eval_transform(row.preprocess, self.backbone(index) if row.preprocess in ("timm_config", "open_clip") else None, row.pretrained)
+                self._sources[key] = RegistrySource(train_name, test_name, transform, s.seed)
         return self._sources[key]
 
     def check_inputs(self) -> None:
@@ -251,12 +269,27 @@ class Study:
         for index, model in enumerate(self.model_names()):
             for position, (entry, label) in enumerate(zip(entries, self.dataset_names())):
                 for protocol in self.protocols(position == 0):
-                    method, backbone = self.method_backbone(index)
-                    config = {"study": "ssl_protocols", "model": model, "method": method, "backbone": backbone,
-                              "dataset": label, "protocol": protocol,
-                              "settings": {k: v for k, v in vars(self.settings).items() if k not in ("models", "out_of_domain")}}
-                    frames.append(self.store.run(config, lambda: self._evaluate(index, entry, protocol), self.context))
+                    config = self.run_config(index, label, protocol)
+                    frames.append(self.store.run(config, lambda: self._evaluate(index, entry, label, protocol), self.context))
         return pd.concat(frames, ignore_index=True)
+
+    def run_config(self, index: int, label: str, protocol: str) -> dict[str, Any]:
+        """What determines one run's result, and nothing else (its store key is a hash of this)."""
+        s = self.settings
+        method, backbone = self.method_backbone(index)
+        config = {"study": PAPER, "model": self.model_names()[index], "model_spec": s.models[index], "method": method,
+                  "backbone": backbone, "dataset": label, "protocol": protocol, "source": s.source,
+                  "pretrain_domain": s.in_domain, "pretrain": s.pretrain, "image_size": s.image_size, "seed": s.seed}
+        if protocol.startswith("kNN"):
+            config["knn_k"] = s.knn_k
+        elif protocol.startswith("LP"):
+            config["train"] = vars(s.config("linear_probe", label))
+        else:
+            block = "finetune" if protocol == "FT" else "fewshot_finetune"
+            config["train"] = vars(s.config(block, label))
+            config["vit"] = s.vit
+        config["train"] = {k: v for k, v in config.get("train", {}).items() if k != "device"} or None
+        return config
 
     def _frozen_features(self, index: int, entry: str) -> tuple[np.ndarray, ...]:
         s, source = self.settings, self._source(entry, index)
@@ -268,24 +301,24 @@ class Study:
             out.extend(self.features.get(spec, lambda b=batches: extract_features(self.backbone(index), b(), s.device)))
         return tuple(out)
 
-    def _evaluate(self, index: int, entry: str, protocol: str) -> pd.DataFrame:
+    def _evaluate(self, index: int, entry: str, label: str, protocol: str) -> pd.DataFrame:
         s, source = self.settings, self._source(entry, index)
         if protocol in PROBE_PROTOCOLS:
             train_x, train_y, test_x, test_y = self._frozen_features(index, entry)
             if protocol.startswith("kNN"):
                 scores = knn_votes(train_x, train_y, test_x, source.num_classes, k=s.knn_k, normalize=protocol == "kNN_N", device=s.device)
             else:
-                head = fit_linear_probe(train_x, train_y, source.num_classes, s.config("linear_probe"), batchnorm=protocol == "LP_BN")
+                head = fit_linear_probe(train_x, train_y, source.num_classes, s.config("linear_probe", label), batchnorm=protocol == "LP_BN")
                 scores = probe_scores(head, test_x)
         else:
-            scores, test_y = self._finetune(index, source, protocol)
+            scores, test_y = self._finetune(index, source, label, protocol)
         ranked = rank_classes(scores, min(TOP_K, source.num_classes))
         rows = pd.DataFrame({"item": np.arange(len(test_y)), "target": test_y})
         for k in range(ranked.shape[1]):
             rows[f"pred_{k + 1}"] = ranked[:, k]
         return rows
 
-    def _finetune(self, index: int, source, protocol: str) -> tuple[np.ndarray, np.ndarray]:
+    def _finetune(self, index: int, source, label: str, protocol: str) -> tuple[np.ndarray, np.ndarray]:
         s = self.settings
         backbone = self.backbone(index)
         block, indices = "finetune", None
@@ -295,7 +328,7 @@ class Study:
             labels = source.train_labels()
             indices = class_balanced_indices(labels, per_class_count(labels, fraction), s.seed)
         vit = _is_vit(backbone)
-        config = s.config(block, label_smoothing=s.vit["label_smoothing"] if vit else 0.0)
+        config = s.config(block, label, label_smoothing=s.vit["label_smoothing"] if vit else 0.0)
         with torch.random.fork_rng():
             torch.manual_seed(s.seed)
             model = Classifier(backbone, source.num_classes, batchnorm_head=protocol.endswith("_BN"))
