@@ -159,3 +159,38 @@ def test_class_balanced_subset_has_exactly_the_requested_count():
     assert per_class_count(labels, 0.1) == round(0.1 * 113 / 5)
     with pytest.raises(ValueError, match="fewer than"):
         class_balanced_indices(labels, 11, seed=0)
+
+
+def test_full_study_without_data_names_every_missing_dataset(tmp_path, monkeypatch):
+    from lib.data.registry import DatasetMissingError
+    from lib.ssl_protocols.study import Study, StudySettings
+
+    monkeypatch.setenv("ROBUSTNESS_DATA_ROOT", str(tmp_path / "data"))
+    settings = StudySettings.load("params/full/ssl_protocols/study.yaml")
+    assert len(settings.models) == 26
+    with pytest.raises(DatasetMissingError, match="14 dataset") as error:
+        Study(settings, tmp_path / "results").run()
+    assert "imagenet/train" in str(error.value) and "cifar" in str(error.value)
+    assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.parametrize("tier", ["tiny", "mini", "full"])
+def test_study_settings_validate(tier):
+    from lib.ssl_protocols.study import StudySettings
+
+    StudySettings.load(f"params/{tier}/ssl_protocols/study.yaml")
+
+
+def test_study_settings_reject_unknown_keys_and_members(tmp_path):
+    import yaml
+
+    from lib.params import ParamsError
+    from lib.ssl_protocols.study import StudySettings
+
+    good = yaml.safe_load(open("params/tiny/ssl_protocols/study.yaml"))
+    for change, message in (({"epochs": 3}, "unknown keys"), ({"models": ["byol:tiny_vit:1"]}, "zoo member"),
+                            ({"out_of_domain": ["mnist"]}, "unknown mini domains")):
+        path = tmp_path / "study.yaml"
+        path.write_text(yaml.safe_dump({**good, **change}))
+        with pytest.raises(ParamsError, match=message):
+            StudySettings.load(path)

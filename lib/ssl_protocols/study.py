@@ -253,9 +253,17 @@ class Study:
         return self._sources[key]
 
     def check_inputs(self) -> None:
-        """Open every dataset before any compute, so missing data stop the study at once."""
+        """Open every dataset before any compute; missing ones stop the study with one error listing them all."""
+        from ..data.registry import DatasetMissingError
+
+        missing = []
         for entry in [self.settings.in_domain, *self.settings.out_of_domain]:
-            self._source(entry)
+            try:
+                self._source(entry)
+            except DatasetMissingError as error:
+                missing.append(str(error))
+        if missing:
+            raise DatasetMissingError(f"{len(missing)} dataset(s) of the study are missing:\n- " + "\n- ".join(missing))
 
     # -- protocols ----------------------------------------------------------------------------
     def protocols(self, in_domain: bool) -> tuple[str, ...]:
