@@ -64,7 +64,7 @@ def test_seed_study_reading_is_population_std():
 def test_ssl_protocols_audit_reports_the_known_inconsistencies():
     frame = audit_paper("ssl_protocols")
     mismatches = frame[frame["status"] == "mismatch"]
-    assert set(mismatches["artefact"]) == {"table_s7", "table_s8"}
+    assert set(mismatches["artefact"]) == {"table_s1", "table_s2", "table_s6", "table_s7", "table_s8"}
     sela = mismatches[mismatches["quantity"].str.contains("SeLa v2")]
     assert len(sela) == 1 and "3-run mean" in sela["note"].item()
     assert len(mismatches[mismatches["artefact"] == "table_s8"]) == 2  # few-shot batch 128 vs 256

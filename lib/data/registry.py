@@ -9,6 +9,8 @@ Layouts (column `layout`; lib/registry/DATASETS.md describes each dataset's choi
 - `cifar_python`: the CIFAR-100 python pickles (`lib.data.cifar`).
 - `inat2021`: iNaturalist 2021 `train_mini/` and `val/` species folders (`lib.data.inaturalist`).
 - `stanford_cars_devkit`: Stanford Cars images with the devkit's .mat annotations (`lib.data.cars`).
+- `objectnet`: ObjectNet 1.0 `images/` and `mappings/`, the classes that overlap ImageNet-1K with
+  ImageNet-1K targets (`lib.data.objectnet`).
 Column `splits` lists the split names a dataset is opened with (empty: one split); column `options`
 holds `key=value` loader options (e.g. the iNaturalist `target` and `subset`).
 """
@@ -28,6 +30,7 @@ from .cifar import cifar100
 from .folders import LABEL_SPACES, FolderImages, seeded_split
 from .inaturalist import inat2021
 from .labelled import DatasetMissingError, LabelledImages
+from .objectnet import objectnet
 from .voc import voc_segmentation
 
 FOLDER_LAYOUTS = ("imagefolder", "imagefolder_seeded_split", "imagenet_c")
@@ -36,6 +39,7 @@ LOADERS: dict[str, Callable[..., LabelledImages]] = {
     "cifar_python": cifar100,
     "inat2021": inat2021,
     "stanford_cars_devkit": stanford_cars,
+    "objectnet": objectnet,
 }
 LAYOUTS = FOLDER_LAYOUTS + tuple(LOADERS)
 IMAGENET_C_CORRUPTIONS = (

@@ -1,9 +1,14 @@
 """ssl_protocols: "A closer look at benchmarking self-supervised pre-training with image classification".
 
 Modules: `accuracies` (Tables S.2/S.3 as tidy frames), `figure02` (the in-domain protocol
-correlations and which reading of the paper reproduces its quoted numbers), `audit`.
+correlations, Fig. 2 and S.3, and which reading of the paper reproduces its quoted numbers),
+`shift_groups` (ID-vs-OOD correlations overall and per domain-shift group, Fig. 2 right, 3, S.2),
+`scatter` (Fig. 5's LP-vs-FT regression, Fig. 6/S.1's ID-vs-OOD panels), `batch_norm` (Sec. 4.3,
+Fig. 4), `survey` (Table S.1), `seed_study` (S.7), `inaturalist` (what is printed for Figs. S.4/S.5),
+`tables` (renderings of S.1–S.8), `audit` and `claims` (the claims ledger).
 """
 
 from .audit import audits
+from .claims import claims
 
-__all__ = ["audits"]
+__all__ = ["audits", "claims"]

@@ -95,3 +95,25 @@ def readings(accuracies: pd.DataFrame) -> pd.DataFrame:
     frame = pd.DataFrame(rows).sort_values("quoted values reproduced", ascending=False, kind="stable")
     frame.attrs["quoted values"] = total
     return frame.reset_index(drop=True)
+
+
+# Fig. S.3 ("extended version of Fig. 2"): every protocol with and without feature normalisation,
+# except 100 % fine-tuning, which has no normalised column. Labels use ^N / ^BN as Table S.2 does.
+EXTENDED_ID_COLUMNS: dict[str, str] = {
+    "kNN": "kNN", "kNN^N": "kNN_N", "LP": "LP", "LP^BN": "LP_BN", "FT": "FT",
+    "FT-10%": "FT10%", "FT-10%^BN": "FT10%_BN", "FT-1%": "FT1%", "FT-1%^BN": "FT1%_BN",
+}
+EXTENDED_OOD_COLUMNS: dict[str, str] = {"kNN": "kNN", "kNN^N": "kNN_N", "LP": "LP", "LP^BN": "LP_BN", "FT": "FT"}
+
+
+def extended_in_domain_matrix(accuracies: pd.DataFrame) -> pd.DataFrame:
+    """Fig. S.3 (left): the 9 × 9 Spearman matrix of every ImageNet column of Table S.2/S.3."""
+    return spearman_matrix(score_table(accuracies, "Imagenet", EXTENDED_ID_COLUMNS))
+
+
+def normalisation_pairs(matrix: pd.DataFrame) -> pd.DataFrame:
+    """From an extended matrix: each protocol's plain-vs-normalised correlation, and kNN–LP both ways."""
+    rows = [(f"{p} vs {p}^{s}", matrix.loc[p, f"{p}^{s}"]) for p, s in
+            (("kNN", "N"), ("LP", "BN"), ("FT-10%", "BN"), ("FT-1%", "BN"))]
+    rows += [("kNN vs LP (plain)", matrix.loc["kNN", "LP"]), ("kNN^N vs LP^BN (normalised)", matrix.loc["kNN^N", "LP^BN"])]
+    return pd.DataFrame(rows, columns=["pair", "spearman"])
