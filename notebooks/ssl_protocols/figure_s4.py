@@ -1,0 +1,78 @@
+# %% [markdown]
+# # ssl_protocols — Figure S.4: protocol correlations on the three iNaturalist targets
+#
+# **Paper.** Marks, Knott et al., *A closer look at benchmarking self-supervised pre-training with
+# image classification*. Figure S.4 shows "Spearman rank correlations of top-1 classification accuracies
+# for three different targets in the iNaturalist mini dataset" (Family, Genus, Species; App. D), i.e. the
+# in-domain protocols against each OOD protocol on each target.
+#
+# **What the text claims.** App. D motivates the three targets ("taxonomic closeness is a rough proxy
+# for the degree of visual similarity") but states no result for this figure; its text is cut off in the
+# dump ("… would increase the number of classes when the whole").
+#
+# **What the text prints.** No iNaturalist accuracy at all: Tables S.2/S.3 have no iNaturalist columns.
+# Printed are only the batch sizes of the three targets (Table S.4), their domain-shift groups (Table
+# S.6), and two seed-study runs on the Family target (Table S.7). No cell of the figure can be computed;
+# the figure below is the empty grid, and this notebook shows what is printed.
+
+# %% tags=["parameters"]
+output_dir: str = "build/tiny/figures/ssl_protocols"
+
+# %%
+import pandas as pd
+from IPython.display import Image
+
+from lib.plotting import save_figure, set_style
+from lib.ssl_protocols.inaturalist import (
+    batch_sizes,
+    draw_unprinted_matrices,
+    figure_s4_cells,
+    groups,
+    seed_points,
+)
+
+set_style()
+pd.set_option("display.width", 160)
+pd.set_option("display.max_columns", 20)
+
+# %% [markdown]
+# ## 1. What the paper prints about iNaturalist
+# Table S.4 (batch sizes) and Table S.6 (groups):
+
+# %%
+batch_sizes()[["dataset", "protocol", "printed"]]
+
+# %%
+groups()[["dataset", "group"]]
+
+# %% [markdown]
+# Table S.7's two iNaturalist runs (Family target), with the same model's printed ImageNet accuracy:
+
+# %%
+seed_points().round(2)
+
+# %% [markdown]
+# ## 2. The figure: nothing to draw
+# The grid of Fig. S.4 (ID protocol × OOD protocol, per target), every cell marked n/p (not printed).
+
+# %%
+cells = figure_s4_cells()
+fig = draw_unprinted_matrices(cells, "Fig. S.4: no iNaturalist accuracies are printed (n/p)")
+written = save_figure(fig, cells, output_dir, "figure_s4")
+print("\n".join(str(p.relative_to(p.parents[2])) for p in written))
+Image(filename=str(written[0]))
+
+# %% [markdown]
+# ## 3. Audit
+# The text quotes no number for this figure; Table S.7's two iNaturalist rows are audited (means and
+# stds `ok`; their Table S.2 counterpart `not_checkable`) in the Table S.7 notebook.
+#
+# ## 4. Verdict
+# Not checkable: the iNaturalist accuracies behind Figs. S.4, S.5 and the iNaturalist part of Figs. 2, 3
+# and 6 are not in the text. Two ways of filling the gap: the authors' released code and result files, or
+# re-running the protocols on iNat 2021 mini at the full tier.
+
+# %% [markdown]
+# ## Our run
+# The miniature protocol study (our own models, protocols and shifts at the tiny/mini/full tiers) is added
+# by the ssl_protocols run notebooks.
