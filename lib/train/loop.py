@@ -1,7 +1,8 @@
 """One supervised training loop for every fine-tuning protocol of the papers.
 
-SGD with momentum, the lr scaled by batch size, per-step linear warm-up then cosine decay,
-per-parameter-group lr scales (layer-wise lr decay) and bf16 autocast on a GPU. The loss is a
+SGD with momentum (or AdamW, for the small tiers' pre-training), the lr scaled by batch size,
+per-step linear warm-up then cosine decay, per-parameter-group lr scales (layer-wise lr decay) and
+bf16 autocast on a GPU. The loss is a
 function of `(model, inputs, targets)`: cross-entropy with label smoothing by default; methods
 that add a regulariser or a distillation term, and self-supervised objectives, pass their own.
 Data come from any re-iterable of `(inputs, targets)` batches with a length.
@@ -24,7 +25,11 @@ Loss = Callable[[nn.Module, torch.Tensor, torch.Tensor], torch.Tensor]
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """Hyper-parameters of one training run (the papers' recipes are params files of these)."""
+    """Hyper-parameters of one training run (the papers' recipes are params files of these).
+
+    `optimizer`: "sgd" (with `momentum`; the papers' fine-tuning recipes) or "adamw" (betas
+    0.9/0.999; the small tiers' pre-training, where tiny ViTs do not train with SGD).
+    """
 
     epochs: int
     batch_size: int
@@ -32,6 +37,7 @@ class TrainConfig:
     reference_batch: int = 256
     momentum: float = 0.9
     weight_decay: float = 0.0
+    optimizer: str = "sgd"
     warmup_epochs: float = 0.0
     label_smoothing: float = 0.0
     seed: int = 0
@@ -83,7 +89,12 @@ def train(
     groups = groups if groups is not None else parameter_groups(model, config.weight_decay)
     if not groups:
         raise ValueError("nothing to train: no parameter requires grad")
-    optimizer = torch.optim.SGD(groups, lr=config.peak_lr, momentum=config.momentum)
+    if config.optimizer == "sgd":
+        optimizer = torch.optim.SGD(groups, lr=config.peak_lr, momentum=config.momentum)
+    elif config.optimizer == "adamw":
+        optimizer = torch.optim.AdamW(groups, lr=config.peak_lr)
+    else:
+        raise ValueError(f"optimizer must be 'sgd' or 'adamw', got {config.optimizer!r}")
     loss = loss if loss is not None else cross_entropy(config.label_smoothing)
     steps_per_epoch = len(batches)
     total = config.epochs * steps_per_epoch
