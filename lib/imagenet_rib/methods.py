@@ -108,7 +108,8 @@ def train_method(
             if fisher_batches is None:
                 raise ValueError("EWC needs batches of the pretraining data for its Fisher information")
             on_device = ((x.to(device), y.to(device)) for x, y in fisher_batches)
-            fisher = diagonal_fisher(model, on_device, labels=settings.ewc_fisher_labels)
+            generator = torch.Generator(device=device).manual_seed(config.seed)  # sampled labels: repeatable
+            fisher = diagonal_fisher(model, on_device, labels=settings.ewc_fisher_labels, generator=generator)
             anchor = ewc_anchor(model, fisher, settings.ewc_coefficient)
         else:
             anchor = l2_anchor(model, settings.l2_coefficient)
