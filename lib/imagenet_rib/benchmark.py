@@ -330,6 +330,11 @@ class Benchmark:
         model.load_state_dict(self._cached(spec, lambda: self._pretrain(regime, seed)))
         return model.eval()
 
+    def finetuned(self, method: str, regime: str, seed: int, name: str) -> nn.Module:
+        """The model after `method` on suite dataset `name` (weights cached where the post-hoc methods need them)."""
+        pretrained = self.pretrained(regime, seed)
+        return self._finetuned(method, regime, seed, name, pretrained, self._suite_for(regime, pretrained)).eval()
+
     def _blank(self, seed: int) -> nn.Module:
         return build_standin(self.s.architecture, num_classes=self.suite.pretraining.num_classes,
                              image_size=self.s.image_size, in_chans=1, seed=seed)

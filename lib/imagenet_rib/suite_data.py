@@ -84,7 +84,8 @@ class EmbeddedSuite:
         mask[list(self.class_subsets[name])] = True
         return mask
 
-    def _split(self, name: str, split: str) -> tuple[torch.Tensor, torch.Tensor]:
+    def split(self, name: str, split: str) -> tuple[torch.Tensor, torch.Tensor]:
+        """`(images, labels)` of a suite dataset's `train` or `test` split, restricted to its class subset."""
         domain = self.domains[name]
         if split == "train":
             images, labels = domain.train_images, domain.train_labels
@@ -94,10 +95,10 @@ class EmbeddedSuite:
         return (images, labels) if mask is None else (images[mask[labels]], labels[mask[labels]])
 
     def train_batches(self, name: str, batch_size: int, seed: int) -> Batches:
-        return tensor_batches(*self._split(name, "train"), batch_size, seed)
+        return tensor_batches(*self.split(name, "train"), batch_size, seed)
 
     def evaluation_sets(self) -> dict[str, EvaluationSet]:
-        splits = {name: self._split(name, "test") for name in self.names}
+        splits = {name: self.split(name, "test") for name in self.names}
         splits[self.reference] = (self.pretraining.test_images, self.pretraining.test_labels)
         return {name: EvaluationSet(tensor_batches(images, labels, EVAL_BATCH, 0, shuffle=False),
                                     part_labels([""], [len(labels)]))
