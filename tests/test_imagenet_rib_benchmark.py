@@ -53,7 +53,7 @@ def test_every_tier_loads():
         settings = BenchmarkSettings.load(f"params/{tier}/imagenet_rib/benchmark.yaml")
         assert settings.method_settings["ewc_fisher_images"] > 0
     mini = BenchmarkSettings.load("params/mini/imagenet_rib/benchmark.yaml")
-    assert mini.augment_shifts == [] and len(mini.suite) == 6 and mini.seeds == [0, 1, 2]
+    assert mini.augment_shifts == [] and len(mini.suite) == 6 and len(mini.seeds) >= 2
     full = BenchmarkSettings.load(FULL)
     assert full.source == "registry" and len(full.suite) == 8 and "objectnet" in full.suite
 
