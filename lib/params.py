@@ -91,7 +91,7 @@ def read_params_file(path: str | Path) -> dict[str, Any]:
     return content
 
 
-def validate(values: dict[str, Any], declared: dict[str, Parameter], source: str | Path) -> dict[str, Any]:
+def validate(values: dict[str, Any], declared: dict[str, Parameter], source: str | Path, declarer: str = "the notebook") -> dict[str, Any]:
     """Check names and types of `values` against `declared`; return the values unchanged.
 
     Raises ParamsError naming `source`, the offending key and what was expected.
@@ -99,7 +99,7 @@ def validate(values: dict[str, Any], declared: dict[str, Parameter], source: str
     unknown = sorted(set(values) - set(declared))
     if unknown:
         raise ParamsError(
-            f"{source}: unknown parameter(s) {unknown}; the notebook declares {sorted(declared)}"
+            f"{source}: unknown parameter(s) {unknown}; {declarer} declares {sorted(declared)}"
         )
     missing = [name for name in declared if name not in values]
     if missing:
@@ -111,6 +111,13 @@ def validate(values: dict[str, Any], declared: dict[str, Parameter], source: str
                 f"got {values[name]!r} ({type(values[name]).__name__})"
             )
     return values
+
+
+def read_settings(path: str | Path, annotations: dict[str, str]) -> dict[str, Any]:
+    """An experiment's settings file (`params/<tier>/<paper>/<experiment>.yaml`), checked like a
+    params file: exactly the names of `annotations` (name -> annotation text), each of its type."""
+    declared = {name: Parameter(name, annotation, None) for name, annotation in annotations.items()}
+    return validate(read_params_file(path), declared, path, declarer="the settings schema")
 
 
 def load_for_notebook(params_file: str | Path, notebook: str | Path) -> dict[str, Any]:

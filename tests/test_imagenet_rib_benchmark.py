@@ -59,14 +59,14 @@ def test_every_tier_loads():
 
 
 @pytest.mark.parametrize(("base", "changes", "message"), [
-    (TINY, {"bogus": 1}, "unknown keys ['bogus']"),
+    (TINY, {"bogus": 1}, "unknown parameter(s) ['bogus']"),
     (TINY, {"methods": ["FT", "Fine-tune harder"]}, "method 'Fine-tune harder' not in"),
     (TINY, {"augment_shifts": ["inverted"]}, "augment shift 'inverted' is in the suite"),
     (TINY, {"methods": ["FT", "LwF", "MS:PRE-FT-EWC-LwF"]}, "the soup needs EWC in methods"),
     (TINY, {"methods": ["WiSE-FT"]}, "WiSE-FT needs FT in methods"),
-    (TINY, {"seeds": [0, "1"]}, "seeds must be list[int]"),
+    (TINY, {"seeds": [0, "1"]}, "'seeds' must be list[int]"),
     (TINY, {"source": "hub"}, "source must be one of"),
-    (FULL, {"architecture": "tiny_vit"}, "unknown keys ['architecture']"),
+    (FULL, {"architecture": "tiny_vit"}, "unknown parameter(s) ['architecture']"),
     (FULL, {"regimes": ["rib_clip_vit_b16_openai"]}, "zero-shot head"),
     (FULL, {"regimes": ["ssl_dino_vitb16"]}, "not one of the paper's"),
     (FULL, {"regimes": ["rib_resnet50_in1k"]}, "LoRA targets ViT blocks"),

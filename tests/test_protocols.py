@@ -188,7 +188,7 @@ def test_study_settings_reject_unknown_keys_and_members(tmp_path):
     from lib.ssl_protocols.study import StudySettings
 
     good = yaml.safe_load(open("params/tiny/ssl_protocols/study.yaml"))
-    for change, message in (({"epochs": 3}, "unknown keys"), ({"models": ["byol:tiny_vit:1"]}, "zoo member"),
+    for change, message in (({"epochs": 3}, "unknown parameter"), ({"models": ["byol:tiny_vit:1"]}, "zoo member"),
                             ({"out_of_domain": ["mnist"]}, "unknown mini domains")):
         path = tmp_path / "study.yaml"
         path.write_text(yaml.safe_dump({**good, **change}))

@@ -44,7 +44,6 @@ from typing import Callable, Iterator
 import numpy as np
 import pandas as pd
 import torch
-import yaml
 from torch import nn
 
 from ..atomic import atomic_write
@@ -54,7 +53,7 @@ from ..data.transforms import eval_transform
 from ..metrics.robustness import backward_transfer, mean_robustness_improvement, robustness_improvement
 from ..models.registry import load_pretrained, registry as model_registry, spec as model_spec
 from ..models.standins import STANDINS, build_standin
-from ..params import ParamsError
+from ..params import ParamsError, read_params_file, read_settings
 from ..paths import REPO_ROOT
 from ..store import RunContext, Store, run_key
 from ..train.loop import Batches, TrainConfig, predict_logits, tensor_batches, train
@@ -81,7 +80,6 @@ ZERO_SHOT_NOT_WIRED = (
     "ImageNet-1K (e.g. rib_vit_b16_clip_openai_ft_in1k)"
 )
 Suite = EmbeddedSuite | RegistrySuite
-_TYPES = {"str": str, "int": int, "dict": dict, "list[str]": list, "list[int]": list}
 
 
 @dataclass(frozen=True)
@@ -117,21 +115,11 @@ class BenchmarkSettings:
     def load(cls, path: str | Path) -> "BenchmarkSettings":
         """Read and validate a benchmark file: unknown, missing or mistyped keys stop here."""
         path = REPO_ROOT / path
-        values = yaml.safe_load(path.read_text())
-        source = values.get("source")
+        source = read_params_file(path).get("source")
         if source not in SOURCES:
             raise ParamsError(f"{path}: source must be one of {SOURCES}, got {source!r}")
-        expected = {*COMMON_KEYS, *SOURCE_KEYS[source]}
-        unknown, missing = sorted(set(values) - expected), sorted(expected - set(values))
-        if unknown or missing:
-            raise ParamsError(f"{path}: unknown keys {unknown}, missing keys {missing} (for source {source})")
         annotations = {f.name: f.type for f in fields(cls)}
-        for name in expected:
-            annotation, value = annotations[name], values[name]
-            element = annotation[5:-1] if annotation.startswith("list[") else None
-            if (not isinstance(value, _TYPES[annotation]) or isinstance(value, bool)
-                    or (element and not all(isinstance(v, _TYPES[element]) and not isinstance(v, bool) for v in value))):
-                raise ParamsError(f"{path}: {name} must be {annotation}, got {value!r}")
+        values = read_settings(path, {name: annotations[name] for name in (*COMMON_KEYS, *SOURCE_KEYS[source])})
         settings = cls(**values)
         settings.validate(path)
         return settings

@@ -25,7 +25,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import torch
-import yaml
 from torch import nn
 
 from ..atomic import atomic_write
@@ -35,7 +34,7 @@ from ..evaluate.features import extract_features
 from ..evaluate.knn import knn_votes
 from ..evaluate.ranking import rank_classes
 from ..models.standins import STANDINS, build_standin
-from ..params import ParamsError
+from ..params import ParamsError, read_settings
 from ..paths import REPO_ROOT
 from ..store import FeatureCache, RunContext, Store, run_key
 from ..train.heads import Classifier, layer_decay_groups, set_drop_path
@@ -83,15 +82,7 @@ class StudySettings:
     def load(cls, path: str | Path) -> "StudySettings":
         """Read and validate a study file: unknown, missing or mistyped keys stop here."""
         path = REPO_ROOT / path
-        values = yaml.safe_load(path.read_text())
-        names = {f.name: f.type for f in fields(cls)}
-        unknown, missing = sorted(set(values) - set(names)), sorted(set(names) - set(values))
-        if unknown or missing:
-            raise ParamsError(f"{path}: unknown keys {unknown}, missing keys {missing}")
-        for name, annotation in names.items():
-            expected = {"str": str, "int": int, "dict": dict, "list[str]": list}[annotation]
-            if not isinstance(values[name], expected) or isinstance(values[name], bool):
-                raise ParamsError(f"{path}: {name} must be {annotation}, got {values[name]!r}")
+        values = read_settings(path, {f.name: f.type for f in fields(cls)})
         settings = cls(**values)
         settings.validate(path)
         return settings
