@@ -194,3 +194,11 @@ def test_study_settings_reject_unknown_keys_and_members(tmp_path):
         path.write_text(yaml.safe_dump({**good, **change}))
         with pytest.raises(ParamsError, match=message):
             StudySettings.load(path)
+
+
+def test_a_diverging_run_stops_with_a_clear_error():
+    x, y = _images(16)
+    model = Classifier(build_standin("tiny_resnet", num_classes=0, seed=0), 4)
+    with pytest.raises(FloatingPointError, match="training diverged"):
+        train(model, tensor_batches(x, y, 8, seed=0), TrainConfig(epochs=1, batch_size=8, base_lr=1.0),
+              loss=lambda m, inputs, targets: m(inputs).sum() * float("inf"))

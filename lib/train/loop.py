@@ -111,6 +111,9 @@ def train(
                 group["lr"] = config.peak_lr * group.get("lr_scale", 1.0) * factor
             with torch.autocast(device.type, dtype=torch.bfloat16, enabled=use_amp):
                 value = loss(model, inputs, targets)
+            if not torch.isfinite(value):
+                raise FloatingPointError(f"training diverged: loss {value.item()} at step {step} of {total} "
+                                         f"(peak lr {config.peak_lr}); lower the lr or the regulariser's coefficient")
             optimizer.zero_grad(set_to_none=True)
             value.backward()
             optimizer.step()
