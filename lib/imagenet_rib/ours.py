@@ -32,8 +32,8 @@ def ri_matrix(table: pd.DataFrame, regime: str) -> pd.DataFrame:
     return part.groupby("method", sort=False)[columns].mean()
 
 
-def summary(table: pd.DataFrame, value: str) -> pd.DataFrame:
-    """Regime × method table of `value` as 'mean ± s.e.' strings plus the numeric means (Tables 3, 15, 18, 19)."""
+def summary(table: pd.DataFrame, value: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Method × regime tables of `value`: the mean over seeds and its standard error (Tables 3, 15, 18, 19)."""
     stats = mean_and_standard_error(table, value)
     means = stats.pivot(index="method", columns="regime", values="mean")
     errors = stats.pivot(index="method", columns="regime", values="standard error")
