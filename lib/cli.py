@@ -75,6 +75,23 @@ def _check_params(args: argparse.Namespace) -> int:
     return 0
 
 
+def _experiment(args: argparse.Namespace) -> int:
+    from .imagenet_rib.experiments import load_experiments, run_experiment
+
+    path = f"params/{args.tier}/imagenet_rib/experiments.yaml"
+    _, experiments = load_experiments(path)
+    if args.check:
+        for experiment in experiments.values():
+            print(f"ok {experiment.name}: {experiment.description}")
+        return 0
+    if args.name is None:
+        print(f"give --name (one of {sorted(experiments)}) or --check", file=sys.stderr)
+        return 2
+    acc = run_experiment(path, args.name, args.results)
+    print(acc.to_string(max_rows=40))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lib", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -93,6 +110,13 @@ def main(argv: list[str] | None = None) -> int:
     data.add_argument("--paper", choices=PAPERS)
     data.add_argument("--data-root", help="default: $ROBUSTNESS_DATA_ROOT or <repo>/data")
     data.set_defaults(func=_check_data)
+
+    experiment = sub.add_parser("experiment", help="run (or --check) one experiment of ImageNet-RIB at a tier")
+    experiment.add_argument("--tier", required=True, choices=TIERS)
+    experiment.add_argument("--name", help="an experiment of params/<tier>/imagenet_rib/experiments.yaml")
+    experiment.add_argument("--check", action="store_true", help="validate every experiment offline, run nothing")
+    experiment.add_argument("--results", default="results", help="the results store's root")
+    experiment.set_defaults(func=_experiment)
 
     for name, func, help_text in (
         ("run", _run, "execute notebooks with papermill at a tier"),

@@ -70,11 +70,12 @@ def _check_supported(source: str | Path, name: str, annotation: str) -> None:
         )
 
 
-def _matches(value: Any, annotation: str) -> bool:
+def matches(value: Any, annotation: str) -> bool:
+    """Whether `value` is of the type an annotation text names (an int passes as a float, a bool as nothing else)."""
     if annotation == "dict":
         return isinstance(value, dict)
     if annotation.startswith("list["):
-        return isinstance(value, list) and all(_matches(v, annotation[5:-1]) for v in value)
+        return isinstance(value, list) and all(matches(v, annotation[5:-1]) for v in value)
     if isinstance(value, bool) and annotation != "bool":
         return False  # YAML `yes`/`true` must not pass as an int or a float
     return isinstance(value, _SCALARS[annotation])
@@ -105,7 +106,7 @@ def validate(values: dict[str, Any], declared: dict[str, Parameter], source: str
     if missing:
         raise ParamsError(f"{source}: missing parameter(s) {missing}; every declared parameter must be set")
     for name, param in declared.items():
-        if not _matches(values[name], param.annotation):
+        if not matches(values[name], param.annotation):
             raise ParamsError(
                 f"{source}: parameter '{name}' must be {param.annotation}, "
                 f"got {values[name]!r} ({type(values[name]).__name__})"

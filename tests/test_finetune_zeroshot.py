@@ -12,6 +12,7 @@ from lib.finetune.zeroshot import (
     SINGLE_TEMPLATE,
     ZeroShotClassifier,
     clamp_logit_scale_,
+    classifier_flyp_loss,
     class_embeddings,
     clip_contrastive_loss,
     flyp_loss,
@@ -114,3 +115,24 @@ def test_logit_scale_clamp(clip):
         clip.logit_scale.fill_(10.0)
     clamp_logit_scale_(clip)
     assert clip.logit_scale.item() == pytest.approx(math.log(100))
+
+
+def test_head_over_other_classes_shares_the_towers(clip, tokenizer):
+    head = ZeroShotClassifier(clip, tokenize_prompts(tokenizer, CLASSES, SINGLE_TEMPLATE))
+    other = head.with_class_tokens(tokenize_prompts(tokenizer, ["car", "truck"], OPENAI_IMAGENET_TEMPLATES[:2]))
+    assert other.model is head.model and other.text_tower == "trainable" and other.class_tokens.shape == (2, 2, 16)
+    images = torch.rand(2, 3, 32, 32)
+    before = other(images).detach()
+    with torch.no_grad():
+        head.model.visual.proj.mul_(-1.0)  # a change made through one head shows in the other
+    torch.testing.assert_close(other(images).detach(), -before)
+    assert set(other.state_dict()) == set(head.state_dict())  # fine-tuned weights load into either head
+
+
+def test_flyp_through_a_classifier_uses_its_first_template_prompts(clip, tokenizer):
+    tokens = tokenize_prompts(tokenizer, CLASSES, OPENAI_IMAGENET_TEMPLATES[:3])
+    images, labels = torch.rand(3, 3, 32, 32), torch.tensor([2, 0, 2])
+    loss = classifier_flyp_loss(ZeroShotClassifier(clip, tokens), images, labels)
+    torch.testing.assert_close(loss, flyp_loss(clip, images, labels, tokens[:, 0]))
+    with pytest.raises(ValueError, match="text tower"):
+        classifier_flyp_loss(ZeroShotClassifier(clip, tokens, text_tower="frozen"), images, labels)

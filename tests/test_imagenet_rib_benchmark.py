@@ -22,7 +22,7 @@ from lib.data.registry import IMAGENET_C_CORRUPTIONS, open_dataset
 from lib.imagenet_rib.benchmark import (
     PRETRAINED, Benchmark, BenchmarkSettings, accuracies, robustness_table,
 )
-from lib.imagenet_rib.suite_data import RegistrySuite, TrainingForbiddenError
+from lib.imagenet_rib.suite_data import RegistrySuite, TrainingForbiddenError, TrainingSplit, registry_finetune_datasets
 from lib.params import ParamsError
 from tests.conftest import write_images
 
@@ -67,9 +67,24 @@ def test_every_tier_loads():
     (TINY, {"seeds": [0, "1"]}, "'seeds' must be list[int]"),
     (TINY, {"source": "hub"}, "source must be one of"),
     (FULL, {"architecture": "tiny_vit"}, "unknown parameter(s) ['architecture']"),
-    (FULL, {"regimes": ["rib_clip_vit_b16_openai"]}, "zero-shot head"),
+    (FULL, {"regimes": ["rib_clip_vit_b16_openai"]}, "Linear Probing is not run on the zero-shot CLIP regime"),
+    (FULL, {"methods": ["FT", "FLYP"]}, "FLYP needs a zero-shot CLIP regime"),
     (FULL, {"regimes": ["ssl_dino_vitb16"]}, "not one of the paper's"),
-    (FULL, {"regimes": ["rib_resnet50_in1k"]}, "LoRA targets ViT blocks"),
+    (FULL, {"regimes": ["rib_resnet50_in1k"]}, "LoRA targets ViT attention"),
+    (FULL, {"regimes": ["rib_clip_rn50_openai"], "methods": ["FT", "LoRA"]}, "LoRA targets ViT attention"),
+    (FULL, {"finetune_datasets": ["objectnet"]}, "'objectnet' is for evaluation only"),
+    (FULL, {"finetune_datasets": ["stanford_cars"], "methods": ["FT"]}, "only a zero-shot CLIP regime can be fine-tuned"),
+    (FULL, {"finetune_datasets": ["stanford_cars"], "regimes": ["rib_clip_vit_b32_openai"], "methods": ["FT", "LwF"]},
+     "not 'LwF'"),
+    (FULL, {"finetune_datasets": ["imagenet_vid"]}, "'imagenet_vid' is not in lib/registry/datasets.csv"),
+    (FULL, {"zero_shot_templates": "eighty"}, "zero_shot_templates must be one of"),
+    (TINY, {"zero_shot_text_tower": "half"}, "zero_shot_text_tower must be one of"),
+    (TINY, {"images_per_class": -1}, "images_per_class must be >= 0"),
+    (TINY, {"validation_fraction": 1.0}, "validation_fraction must be in [0, 1)"),
+    (TINY, {"validation_fraction": 0.2, "evaluate_every_epoch": True}, "exclude each other"),
+    (TINY, {"evaluate_every_epoch": True}, "WiSE-FT is post-hoc"),
+    (TINY, {"finetune_datasets": ["digits_parity"]}, "finetune_datasets names 'digits_parity'"),
+    (TINY, {"architecture": "tiny_resnet"}, "'tiny_resnet' is not a ViT"),
     (FULL, {"suite": ["imagenet_a", "cifar100"]}, "'cifar100' is not a one-split dataset"),
     (FULL, {"objectnet_evaluation": "top5"}, "objectnet_evaluation must be one of"),
     (FULL, {"imagenet_c_finetune_severities": [0, 1]}, "imagenet_c_finetune_severities"),
@@ -214,7 +229,7 @@ def test_registry_suite_parts_masks_and_batches(fake_root):
 
 def test_registry_suite_refuses_to_train_on_objectnet_and_scores_it_both_ways(fake_root):
     masked, full = make_suite(fake_root), make_suite(fake_root, objectnet_evaluation="full_1000")
-    assert masked.finetune_datasets == ["imagenet_a", "imagenet_c"]
+    assert registry_finetune_datasets(masked.names) == ["imagenet_a", "imagenet_c"]
     with pytest.raises(TrainingForbiddenError, match="forbids training"):
         masked.train_batches("objectnet", 4, 0)
     assert full.mask("objectnet") is None
@@ -301,3 +316,33 @@ def test_tiny_embedded_run_gives_ri_rows_and_reads_back_from_the_store(tmp_path,
     second = Benchmark(settings, tmp_path).run()
     pd.testing.assert_frame_equal(first, second)
     pd.testing.assert_frame_equal(Benchmark(settings, tmp_path).run_accuracies(), accuracies(first))
+
+
+def test_registry_zero_shot_clip_fine_tunes_through_its_head_and_on_stanford_cars(tmp_path, fake_root, monkeypatch):
+    """App. C and G on the fake tree: a random-init tiny CLIP in place of the open_clip weights,
+    classifying through a zero-shot head over the 1000 ImageNet names; StanfordCars trains through a
+    head over its own 196 names and is evaluated through the ImageNet head of the same towers."""
+    from open_clip.tokenizer import SimpleTokenizer
+
+    from lib.models.standins import build_standin
+    from tests.test_data_sources import write_cars
+
+    if not (fake_root / "stanford_cars").exists():
+        write_cars(fake_root / "stanford_cars", train=[1, 2, 3, 196], test=[1])
+    monkeypatch.setattr("lib.imagenet_rib.benchmark.load_pretrained", lambda key: build_standin("tiny_clip", image_size=16, seed=0))
+    monkeypatch.setattr("lib.imagenet_rib.clip_models.tokenizer_for", lambda key: SimpleTokenizer(context_length=16))
+    full = BenchmarkSettings.load(FULL)
+    common = dict(regimes=["rib_clip_vit_b32_openai"], suite=["imagenet_a", "objectnet"], device="cpu", workers=0,
+                  finetune={**full.finetune, "epochs": 1, "amp": False}, data_root=str(fake_root), zero_shot_templates="single")
+    clip = replace(full, **common, methods=["FT", "FLYP", "WiSE-FT"])
+    bench = Benchmark(clip, tmp_path)
+    pretrained = bench.pretrained("rib_clip_vit_b32_openai", 0)
+    assert pretrained.class_tokens.shape[:2] == (1000, 1)
+    acc = bench.run_accuracies()
+    assert set(acc["method"]) == {PRETRAINED, "FT", "FLYP", "WiSE-FT"} and acc["accuracy"].between(0, 100).all()
+    cars = replace(full, **common, methods=["FT"], finetune_datasets=["stanford_cars"])
+    acc = Benchmark(cars, tmp_path).run_accuracies()
+    assert set(acc["finetune_dataset"]) == {"", "stanford_cars"}
+    assert set(acc["eval_dataset"]) == {"imagenet_a", "objectnet", "imagenet_val"}  # the cars are fine-tuned on only
+    after = Benchmark(cars, tmp_path).finetuned("FT", "rib_clip_vit_b32_openai", 0, "stanford_cars")
+    assert after.class_tokens.shape[0] == 1000  # back on the ImageNet head

@@ -32,10 +32,11 @@ def eval_transform(preprocess: str, model: nn.Module | None = None, weights: str
         from timm.data import create_transform, resolve_data_config
 
         return create_transform(**resolve_data_config({}, model=model))
-    if preprocess == "open_clip":
-        from open_clip import OPENAI_DATASET_MEAN, OPENAI_DATASET_STD, image_transform
+    if preprocess == "open_clip":  # the model's own preprocess config (SigLIP: mean and std 0.5, not OpenAI's)
+        from open_clip import get_model_preprocess_cfg
+        from open_clip.transform import PreprocessCfg, image_transform_v2
 
-        return image_transform(model.visual.image_size, is_train=False, mean=OPENAI_DATASET_MEAN, std=OPENAI_DATASET_STD)
+        return image_transform_v2(PreprocessCfg(**get_model_preprocess_cfg(model)), is_train=False)
     if preprocess == "torchvision":
         import torchvision
 

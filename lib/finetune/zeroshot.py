@@ -19,7 +19,9 @@ string, no full stop) and `OPENAI_IMAGENET_TEMPLATES` (CLIP's 80 ImageNet prompt
 
 FLYP (Goyal et al., 2023): fine-tune with the CLIP loss itself, contrasting each image with the
 class prompt of its label. As in FLYP's code (ClipLoss over image-caption pairs), other examples of
-the same class in the batch count as negatives.
+the same class in the batch count as negatives. `classifier_flyp_loss` is the same loss through a
+ZeroShotClassifier (its own class prompts, first template), with the `(model, inputs, targets)`
+signature of `lib.train.loop.train`'s losses.
 """
 
 from __future__ import annotations
@@ -149,6 +151,13 @@ class ZeroShotClassifier(nn.Module):
         elif text_tower != "trainable":
             raise ValueError(f"text_tower must be 'trainable' or 'frozen', got {text_tower!r}")
 
+    def with_class_tokens(self, class_tokens: torch.Tensor) -> "ZeroShotClassifier":
+        """A head over other classes on the same CLIP model (shared towers and logit scale, not a copy).
+
+        E.g. App. G: fine-tune through a head over StanfordCars' names, evaluate through the ImageNet one.
+        """
+        return ZeroShotClassifier(self.model, class_tokens.to(self.class_tokens.device), self.text_tower)
+
     def text_embeddings(self) -> torch.Tensor:
         if self.text_tower == "frozen":
             return self.frozen_class_embeddings
@@ -188,3 +197,14 @@ def flyp_loss(model: nn.Module, images: torch.Tensor, labels: torch.Tensor, clas
     image_features = model.encode_image(images)
     text_features = model.encode_text(class_tokens[labels])
     return clip_contrastive_loss(image_features, text_features, model.logit_scale.exp())
+
+
+def classifier_flyp_loss(classifier: ZeroShotClassifier, images: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+    """`flyp_loss` of the classifier's CLIP model against its own class prompts of the first template.
+
+    Needs a trainable text tower: FLYP trains it, which a "frozen" head's cached embeddings would not follow.
+    The logit-scale clamp (`clamp_logit_scale_`) is left to the caller.
+    """
+    if classifier.text_tower != "trainable":
+        raise ValueError(f"FLYP trains the text tower; this head's text tower is {classifier.text_tower!r}")
+    return flyp_loss(classifier.model, images, labels, classifier.class_tokens[:, 0])

@@ -20,8 +20,21 @@ The params key `source` picks where models and data come from; the code path is 
   datasets and `reference` the pretraining evaluation set (ImageNet-1K val), all read through the
   model's eval transform (`suite_data.RegistrySuite`, which documents the ObjectNet and ImageNet-C
   choices). ObjectNet is evaluated on, never fine-tuned on (its licence forbids training), so mRI
-  averages over the other fine-tuning datasets (the paper's over all 8). The open_clip rows (CLIP
-  with a zero-shot head, App. C) are refused: see `ZERO_SHOT_NOT_WIRED`.
+  averages over the other fine-tuning datasets (the paper's over all 8).
+
+CLIP regimes (App. C; the registry's open_clip rows, or `clip` in the miniature: a tiny CLIP
+pretrained with the CLIP loss on the clean digits and their captions) classify through a zero-shot
+head over the pretraining class names (`lib.finetune.zeroshot.ZeroShotClassifier`: templates and text
+tower are settings; the logit scale is clamped to [0, ln 100] at every step, as in the released code).
+Every method then runs through that head, FLYP too; linear probing and LP-FT are not run on them (App. C).
+A fine-tuning dataset with its own classes (StanfordCars, App. G) trains through a head over its
+names and is evaluated through the ImageNet head of the same fine-tuned towers.
+
+The appendix studies are settings of the same benchmark (`experiments.py` names them per tier):
+`finetune_datasets` (the reference itself, Table 6; ImageNet-1K train, Fig. 6; StanfordCars, Table 12),
+`images_per_class` (Figs. 6, 12), `validation_fraction` with best-epoch selection (App. E; the run
+records its `selected_epoch`), `evaluate_every_epoch` (Figs. 5, 13; rows carry their `epoch`), and the
+`finetune` and `method_settings` blocks (weight decay, lr, WiSE-FT alpha sweeps).
 
 The settings of a tier live in `params/<tier>/imagenet_rib/benchmark.yaml` (`BenchmarkSettings`).
 Every (regime, seed, method, fine-tuning dataset) is one run in the results store holding per-item
@@ -39,7 +52,7 @@ import functools
 import logging
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, get_args
 
 import numpy as np
 import pandas as pd
@@ -47,38 +60,43 @@ import torch
 from torch import nn
 
 from ..atomic import atomic_write
+from ..finetune.interpolation import AlphaConvention
+from ..finetune.zeroshot import IMAGENET_RIB_TEMPLATE, OPENAI_IMAGENET_TEMPLATES, SINGLE_TEMPLATE, tokenize_prompts
 from ..data.registry import IMAGENET_C_SEVERITIES, registry as dataset_registry
 from ..data.shifts import DOMAINS, STYLE_SHIFTS
 from ..data.transforms import eval_transform
 from ..metrics.robustness import backward_transfer, mean_robustness_improvement, robustness_improvement
-from ..models.registry import load_pretrained, registry as model_registry, spec as model_spec
+from ..models.registry import OPEN_CLIP_FILE, load_pretrained, registry as model_registry, spec as model_spec
 from ..models.standins import STANDINS, build_standin
-from ..params import ParamsError, read_params_file, read_settings
+from ..params import Parameter, ParamsError, matches, read_params_file, validate as validate_values
 from ..paths import REPO_ROOT
 from ..store import RunContext, Store, run_key
 from ..train.loop import Batches, TrainConfig, predict_logits, tensor_batches, train
-from .methods import METHODS, POST_HOC, SOUP_INGREDIENTS, TRAINED, MethodSettings, post_hoc, train_method
-from .suite_data import OBJECTNET_EVALUATIONS, EmbeddedSuite, RegistrySuite, registry_finetune_datasets
+from . import clip_models
+from .methods import (METHODS, POST_HOC, SETTINGS_USED, SOUP_INGREDIENTS, TRAINED, ZERO_SHOT_METHODS, BestEpoch,
+                      EpochHook, MethodSettings, post_hoc, train_method)
+from .suite_data import OBJECTNET_EVALUATIONS, EmbeddedSuite, RegistrySuite, TrainingSplit, registry_finetune_datasets
 
 log = logging.getLogger(__name__)
 PAPER = "imagenet_rib"
-REGIMES = ("clean", "augmented")
+REGIMES = ("clean", "augmented", "clip")
 PRETRAINED = "pretrained"
 NOISE_SIGMA = 0.1
 SOURCES = ("embedded", "registry")
-COMMON_KEYS = ("source", "regimes", "suite", "methods", "seeds", "device", "finetune", "method_settings")
+COMMON_KEYS = ("source", "regimes", "suite", "methods", "seeds", "device", "finetune", "method_settings",
+               "finetune_datasets", "images_per_class", "validation_fraction", "evaluate_every_epoch",
+               "zero_shot_templates", "zero_shot_text_tower")
 SOURCE_KEYS = {
     "embedded": ("architecture", "pretrain_domain", "class_subsets", "image_size", "pretrain", "augment_shifts"),
     "registry": ("reference", "objectnet_evaluation", "imagenet_c_finetune_severities", "data_root", "workers"),
 }
 CLASSIFIER_LIBRARIES = ("timm", "torchvision")
-ZERO_SHOT_NOT_WIRED = (
-    "is an open_clip CLIP model without an ImageNet-1K head. It would need the zero-shot head of "
-    "lib.finetune.zeroshot (ZeroShotClassifier, text tower trained along, logit scale clamped after every "
-    "step as in the released code), which the benchmark's methods are not wired to: linear probing, LP-FT, "
-    "LoRA and the prompter look for a timm/torchvision head and ViT blocks. Use the timm rows fine-tuned on "
-    "ImageNet-1K (e.g. rib_vit_b16_clip_openai_ft_in1k)"
-)
+CLIP_REGIME = "clip"  # embedded: a tiny CLIP pretrained contrastively on the clean digits, zero-shot head
+HEAD_METHODS = ("Linear Probing", "LP-FT")  # need a classifier head; App. C excludes them for zero-shot CLIP
+OWN_CLASSES_METHODS = ("FT", "FLYP")  # leave a whole CLIP model, evaluated with the ImageNet head after (Table 12)
+TEXT_TOWERS = ("trainable", "frozen")
+RUN_COLUMNS = ("epoch", "selected_epoch")  # run-level columns of the per-epoch (Fig. 13) and App. E variants
+TEMPLATES = {"single": SINGLE_TEMPLATE, "imagenet_rib": IMAGENET_RIB_TEMPLATE, "openai_80": OPENAI_IMAGENET_TEMPLATES}
 Suite = EmbeddedSuite | RegistrySuite
 
 
@@ -97,6 +115,14 @@ class BenchmarkSettings:
     device: str
     finetune: dict
     method_settings: dict
+    # what is fine-tuned on, and how (the appendix variants; defaults in the main benchmark)
+    finetune_datasets: list[str]   # [] = the suite's (all but ObjectNet); may name the reference (Table 6) or,
+                                   # registry, a dataset outside the suite (ImageNet-1K train: Fig. 6; StanfordCars: Table 12)
+    images_per_class: int          # 0 = every image; k > 0: k per class (Figs. 6, 12)
+    validation_fraction: float     # 0 = none; 0.2 = App. E's 4:1 split, the best epoch on it kept (Tables 10, 11)
+    evaluate_every_epoch: bool     # evaluate after every epoch, not only the last (Fig. 13)
+    zero_shot_templates: str       # CLIP regimes' zero-shot head: a key of TEMPLATES
+    zero_shot_text_tower: str      # "trainable" (the released code) or "frozen"
     # source: embedded
     architecture: str = ""
     pretrain_domain: str = ""
@@ -115,21 +141,33 @@ class BenchmarkSettings:
     def load(cls, path: str | Path) -> "BenchmarkSettings":
         """Read and validate a benchmark file: unknown, missing or mistyped keys stop here."""
         path = REPO_ROOT / path
-        source = read_params_file(path).get("source")
+        return cls.from_values(read_params_file(path), str(path))
+
+    @classmethod
+    def from_values(cls, values: dict, where: str) -> "BenchmarkSettings":
+        """Validated settings from a mapping (a benchmark file, or one with an experiment's overrides)."""
+        source = values.get("source")
         if source not in SOURCES:
-            raise ParamsError(f"{path}: source must be one of {SOURCES}, got {source!r}")
+            raise ParamsError(f"{where}: source must be one of {SOURCES}, got {source!r}")
         annotations = {f.name: f.type for f in fields(cls)}
-        values = read_settings(path, {name: annotations[name] for name in (*COMMON_KEYS, *SOURCE_KEYS[source])})
-        settings = cls(**values)
-        settings.validate(path)
+        declared = {name: Parameter(name, annotations[name], None) for name in (*COMMON_KEYS, *SOURCE_KEYS[source])}
+        settings = cls(**validate_values(values, declared, where, declarer="the benchmark schema"))
+        settings.validate(where)
         return settings
 
-    def validate(self, path: Path) -> None:
+    def validate(self, path: Path | str) -> None:
         """Names checked against the methods, stand-ins, domains and registries before any compute."""
         source_problems = self._embedded_problems() if self.source == "embedded" else self._registry_problems()
-        problems = self._method_problems() + source_problems
+        problems = self._method_problems() + self._variant_problems() + source_problems
         if problems:
             raise ParamsError(f"{path}: " + "; ".join(problems))
+
+    def zero_shot(self, regime: str) -> bool:
+        """Whether `regime` is a CLIP model classifying through a zero-shot head (App. C)."""
+        if self.source == "embedded":
+            return regime == CLIP_REGIME
+        row = model_registry().get(regime)
+        return row is not None and (row.library == "open_clip" or row.key_recipe == OPEN_CLIP_FILE)
 
     def _method_problems(self) -> list[str]:
         problems = [f"method {m!r} not in {list(METHODS)}" for m in self.methods if m not in METHODS]
@@ -137,15 +175,52 @@ class BenchmarkSettings:
             problems += [f"the soup needs {m} in methods" for m in SOUP_INGREDIENTS if m not in self.methods]
         if "WiSE-FT" in self.methods and "FT" not in self.methods:
             problems.append("WiSE-FT needs FT in methods")
+        for regime in self.regimes:
+            if self.zero_shot(regime):
+                problems += [f"{m} is not run on the zero-shot CLIP regime {regime!r} (App. C: a zero-shot head needs "
+                             "no probe)" for m in self.methods if m in HEAD_METHODS]
+            else:
+                problems += [f"{m} needs a zero-shot CLIP regime; {regime!r} is a classifier"
+                             for m in self.methods if m in ZERO_SHOT_METHODS]
         blocks = ("finetune", "pretrain") if self.source == "embedded" else ("finetune",)
+        types = {f.name: f.type for f in fields(TrainConfig)}
         for block in blocks:
-            bad = sorted(set(getattr(self, block)) - {f.name for f in fields(TrainConfig)})
+            bad = sorted(set(getattr(self, block)) - set(types))
             problems += [f"{block} has keys {bad} that TrainConfig does not know"] if bad else []
+            problems += [f"{block}.{key} must be {types[key]}, got {value!r}" for key, value in getattr(self, block).items()
+                         if key in types and not matches(value, types[key])]
         known = {f.name for f in fields(MethodSettings)}
         if set(self.method_settings) != known:
             problems.append(f"method_settings must set exactly {sorted(known)}")
-        elif not (isinstance(self.method_settings["ewc_fisher_images"], int) and self.method_settings["ewc_fisher_images"] > 0):
-            problems.append("method_settings.ewc_fisher_images must be a positive int")
+        else:
+            m = self.method_settings
+            if not (isinstance(m["ewc_fisher_images"], int) and m["ewc_fisher_images"] > 0):
+                problems.append("method_settings.ewc_fisher_images must be a positive int")
+            if m["wise_alpha_convention"] not in get_args(AlphaConvention):
+                problems.append(f"method_settings.wise_alpha_convention must be one of {get_args(AlphaConvention)}")
+            if not 0 <= m["wise_alpha"] <= 1:
+                problems.append("method_settings.wise_alpha must lie in [0, 1]")
+        return problems
+
+    def _variant_problems(self) -> list[str]:
+        problems = []
+        if self.images_per_class < 0:
+            problems.append("images_per_class must be >= 0 (0: every image)")
+        if not 0.0 <= self.validation_fraction < 1.0:
+            problems.append("validation_fraction must be in [0, 1)")
+        if self.evaluate_every_epoch and self.validation_fraction > 0:
+            problems.append("evaluate_every_epoch and validation_fraction > 0 exclude each other (which epoch is the run?)")
+        if self.evaluate_every_epoch:
+            problems += [f"evaluate_every_epoch needs trained methods only; {m} is post-hoc" for m in self.methods if m in POST_HOC]
+            if self.source == "registry":
+                problems += [f"evaluate_every_epoch evaluates through the pretraining head; {d!r} has its own classes"
+                             for d in self.finetune_datasets if d in dataset_registry() and dataset_registry()[d].label_space == "own"]
+        if len(set(self.finetune_datasets)) != len(self.finetune_datasets):
+            problems.append("finetune_datasets has duplicates")
+        if self.zero_shot_templates not in TEMPLATES:
+            problems.append(f"zero_shot_templates must be one of {sorted(TEMPLATES)}")
+        if self.zero_shot_text_tower not in TEXT_TOWERS:
+            problems.append(f"zero_shot_text_tower must be one of {TEXT_TOWERS}")
         return problems
 
     def _embedded_problems(self) -> list[str]:
@@ -158,6 +233,10 @@ class BenchmarkSettings:
         problems += [f"augment shift {s!r} not in {list(STYLE_SHIFTS)}" for s in self.augment_shifts if s not in STYLE_SHIFTS]
         problems += [f"augment shift {s!r} is in the suite: the augmented regime would see test shifts"
                      for s in self.augment_shifts if f"digits_{s}" in self.suite]
+        if "LoRA" in self.methods and self.architecture != "tiny_vit" and set(self.regimes) - {CLIP_REGIME}:
+            problems.append(f"LoRA targets ViT attention; the stand-in {self.architecture!r} is not a ViT")
+        problems += [f"finetune_datasets names {d!r}: the embedded suite fine-tunes on its datasets or {self.pretrain_domain!r}"
+                     for d in self.finetune_datasets if d not in [*self.suite, self.pretrain_domain]]
         return problems
 
     def _registry_problems(self) -> list[str]:
@@ -166,18 +245,28 @@ class BenchmarkSettings:
             row = models.get(regime)
             if row is None:
                 problems.append(f"regime {regime!r} is not a key of lib/registry/models.csv")
-            elif row.library == "open_clip" or row.key_recipe == "open_clip_file":
-                problems.append(f"regime {regime!r} {ZERO_SHOT_NOT_WIRED}")
-            elif row.paper != PAPER or row.library not in CLASSIFIER_LIBRARIES:
-                problems.append(f"regime {regime!r} is not one of the paper's {CLASSIFIER_LIBRARIES} ImageNet-1K classifiers")
-            elif row.library == "torchvision" and "LoRA" in self.methods:
-                problems.append(f"LoRA targets ViT blocks; {regime!r} is a ResNet (the paper does not apply LoRA to ResNets)")
+            elif row.paper != PAPER or not (self.zero_shot(regime) or row.library in CLASSIFIER_LIBRARIES):
+                problems.append(f"regime {regime!r} is not one of the paper's ImageNet-1K classifiers or CLIP models")
+            elif "LoRA" in self.methods and not row.architecture.lower().startswith("vit"):
+                problems.append(f"LoRA targets ViT attention; {regime!r} is a {row.architecture} (the paper applies "
+                                "LoRA to ViTs only)")
         for name in [*self.suite, self.reference]:
             row = datasets.get(name)
             if row is None:
                 problems.append(f"dataset {name!r} is not in lib/registry/datasets.csv")
             elif row.label_space == "own" or row.splits:
                 problems.append(f"dataset {name!r} is not a one-split dataset in the ImageNet-1K label space")
+        for name in self.finetune_datasets:
+            row = datasets.get(name)
+            if row is None:
+                problems.append(f"fine-tuning dataset {name!r} is not in lib/registry/datasets.csv")
+            elif registry_finetune_datasets([name]) != [name]:
+                problems.append(f"fine-tuning dataset {name!r} is for evaluation only ({row.licence})")
+            elif row.label_space == "own":
+                problems += [f"{name!r} has its own classes: only a zero-shot CLIP regime can be fine-tuned on it, "
+                             f"not {r!r}" for r in self.regimes if not self.zero_shot(r)]
+                problems += [f"{name!r} has its own classes: only {OWN_CLASSES_METHODS} keep the CLIP model whole to "
+                             f"evaluate it after, not {m!r}" for m in self.methods if m not in OWN_CLASSES_METHODS]
         if self.reference in self.suite:
             problems.append(f"the reference {self.reference!r} is in the suite")
         if self.objectnet_evaluation not in OBJECTNET_EVALUATIONS:
@@ -188,6 +277,10 @@ class BenchmarkSettings:
         if self.workers < 0:
             problems.append("workers must be >= 0")
         return problems
+
+    @property
+    def training_split(self) -> TrainingSplit:
+        return TrainingSplit(self.images_per_class, self.validation_fraction)
 
     def config(self, block: str, seed: int, **overrides) -> TrainConfig:
         return TrainConfig(**{"device": self.device, **getattr(self, block), "seed": seed, **overrides})
@@ -240,7 +333,9 @@ class Benchmark:
 
     @property
     def finetune_datasets(self) -> list[str]:
-        """The suite datasets the models are fine-tuned on (registry: all but ObjectNet)."""
+        """The datasets the models are fine-tuned on: `finetune_datasets`, or the suite's (registry: all but ObjectNet)."""
+        if self.s.finetune_datasets:
+            return list(self.s.finetune_datasets)
         return list(self.s.suite) if self.s.source == "embedded" else registry_finetune_datasets(self.s.suite)
 
     @functools.cached_property
@@ -250,7 +345,7 @@ class Benchmark:
         if s.source == "embedded":
             return EmbeddedSuite(s.pretrain_domain, s.suite, s.class_subsets, s.image_size)
         return RegistrySuite(s.suite, s.reference, s.objectnet_evaluation, s.imagenet_c_finetune_severities,
-                             s.data_root or None, s.workers)
+                             s.data_root or None, s.workers, finetune_only=self.finetune_datasets)
 
     # -- runs ------------------------------------------------------------------------------------
     def run(self) -> pd.DataFrame:
@@ -293,9 +388,14 @@ class Benchmark:
             config |= {"model": model, "reference": s.reference, "objectnet_evaluation": s.objectnet_evaluation}
             if method != PRETRAINED and dataset_registry()[name].layout == "imagenet_c":
                 config["imagenet_c_finetune_severities"] = s.imagenet_c_finetune_severities
+        if s.zero_shot(regime):
+            config["zero_shot"] = {"templates": s.zero_shot_templates, "text_tower": s.zero_shot_text_tower}
         if method == PRETRAINED:
             return config | {"method": PRETRAINED, "finetune_dataset": ""}
-        return config | {"method": method, "finetune_dataset": name, "finetune": s.finetune, "method_settings": s.method_settings}
+        return config | {"method": method, "finetune_dataset": name, "finetune": s.finetune,
+                         "method_settings": {k: s.method_settings[k] for k in SETTINGS_USED[method]},
+                         "images_per_class": s.images_per_class, "validation_fraction": s.validation_fraction,
+                         "evaluate_every_epoch": s.evaluate_every_epoch}
 
     def _compute(self, config: dict, model: Callable[[], nn.Module]) -> pd.DataFrame:
         regime, seed, method, name = config["regime"], config["seed"], config["method"], config["finetune_dataset"]
@@ -303,25 +403,66 @@ class Benchmark:
         suite = self._suite_for(regime, pretrained)
         if method == PRETRAINED:
             return self._evaluate(pretrained, suite)
-        return self._evaluate(self._finetuned(method, regime, seed, name, pretrained, suite), suite)
+        if method in POST_HOC:
+            return self._evaluate(self._finetuned(method, regime, seed, name, pretrained, suite), suite)
+        hook = self._epoch_hook(name, suite, seed)
+        trained = self._train(method, regime, seed, name, pretrained, suite, hook)
+        if method in self._ingredients:  # kept for WiSE-FT and the soup
+            self._store_weights(self._run_config(regime, seed, method, name), trained)
+        if isinstance(hook, EveryEpoch):
+            return pd.concat(hook.frames, ignore_index=True)
+        frame = self._evaluate(trained, suite)
+        return frame.assign(selected_epoch=hook.epoch) if isinstance(hook, BestEpoch) else frame
+
+    def _epoch_hook(self, name: str, suite: Suite, seed: int) -> EpochHook | None:
+        """Per-epoch evaluation (Fig. 13), best-epoch selection on the held-out split (App. E), or none."""
+        if self.s.evaluate_every_epoch:
+            return EveryEpoch(lambda model: self._evaluate(model, suite, release=False))
+        if self.s.validation_fraction > 0:
+            batch = self.s.config("finetune", seed).batch_size
+            held_out = suite.validation_batches(name, batch, seed, self.s.training_split)
+            return BestEpoch(lambda model: self._accuracy(model, held_out, suite, name))
+        return None
+
+    def _accuracy(self, model: nn.Module, batches: Batches, suite: Suite, name: str) -> float:
+        """Accuracy (%) of `model` on `batches` of dataset `name` (its mask applied); the model stays put."""
+        correct = total = 0
+        for batch in batches:
+            logits, targets = predict_logits(model, [batch], self.s.device, amp=self.s.config("finetune", 0).amp)
+            correct += int((suite.predictions(name, logits) == targets).sum())
+            total += len(targets)
+        return 100.0 * correct / total
 
     # -- models ----------------------------------------------------------------------------------
     def pretrained(self, regime: str, seed: int) -> nn.Module:
-        """The pretrained classifier: trained under `regime` (embedded, cached) or loaded from the registry."""
-        if self.s.source == "registry":
-            return load_pretrained(regime).eval()
+        """The pretrained classifier: trained under `regime` (embedded, cached) or loaded from the registry;
+        a CLIP regime classifies through its zero-shot head over the pretraining classes."""
         s = self.s
+        if s.source == "registry":
+            if s.zero_shot(regime):
+                return clip_models.zero_shot_classifier(
+                    load_pretrained(regime), clip_models.tokenizer_for(regime), clip_models.imagenet_class_names(),
+                    TEMPLATES[s.zero_shot_templates], s.zero_shot_text_tower).eval()
+            return load_pretrained(regime).eval()
         spec = {"pretrain": regime, "seed": seed, "architecture": s.architecture, "image_size": s.image_size,
                 "pretrain_domain": s.pretrain_domain, "config": s.pretrain,
                 "augment_shifts": s.augment_shifts if regime == "augmented" else None}
+        if regime == CLIP_REGIME:
+            spec["architecture"] = "tiny_clip"
+            clip, tokenizer = clip_models.tiny_clip(s.image_size, seed)
+            clip.load_state_dict(self._cached(spec, lambda: self._pretrain_clip(seed)))
+            return clip_models.zero_shot_classifier(clip, tokenizer, clip_models.DIGIT_CLASS_NAMES,
+                                                    TEMPLATES[s.zero_shot_templates], s.zero_shot_text_tower).eval()
         model = self._blank(seed)
         model.load_state_dict(self._cached(spec, lambda: self._pretrain(regime, seed)))
         return model.eval()
 
     def finetuned(self, method: str, regime: str, seed: int, name: str) -> nn.Module:
-        """The model after `method` on suite dataset `name` (weights cached where the post-hoc methods need them)."""
+        """The model after `method` on dataset `name` (weights cached where the post-hoc methods need them),
+        ready to evaluate on the suite."""
         pretrained = self.pretrained(regime, seed)
-        return self._finetuned(method, regime, seed, name, pretrained, self._suite_for(regime, pretrained)).eval()
+        suite = self._suite_for(regime, pretrained)
+        return self._finetuned(method, regime, seed, name, pretrained, suite).eval()
 
     def _blank(self, seed: int) -> nn.Module:
         return build_standin(self.s.architecture, num_classes=self.suite.pretraining.num_classes,
@@ -336,19 +477,35 @@ class Benchmark:
         train(model, batches, config)
         return model
 
+    def _pretrain_clip(self, seed: int) -> nn.Module:
+        """The embedded CLIP regime: a tiny CLIP trained with the CLIP loss on clean digits and their captions."""
+        domain, config = self.suite.pretraining, self.s.config("pretrain", seed)
+        clip, tokenizer = clip_models.tiny_clip(self.s.image_size, seed)
+        template = TEMPLATES[self.s.zero_shot_templates][0]
+        clip_models.pretrain_clip(clip, tokenizer, domain.train_images, domain.train_labels,
+                                  clip_models.DIGIT_CLASS_NAMES, template, config)
+        return clip
+
     def _suite_for(self, regime: str, model: nn.Module) -> Suite:
         """The suite read through the model's eval transform (registry); the embedded suite as is."""
         if self.s.source == "embedded":
             return self.suite
         row = model_spec(regime)
-        return self.suite.with_transform(eval_transform(row.preprocess, model, weights=row.pretrained))
+        inner = model.model if self.s.zero_shot(regime) else model  # the CLIP model under a zero-shot head
+        return self.suite.with_transform(eval_transform(row.preprocess, inner, weights=row.pretrained))
 
     def _cached(self, spec: dict, make: Callable[[], nn.Module]) -> dict[str, torch.Tensor]:
-        path = self.weights_dir / f"{run_key(spec)}.pt"
+        path = self._weights_path(spec)
         if path.is_file():
             return torch.load(path, map_location="cpu")
-        state = {k: v.detach().cpu().clone() for k, v in make().state_dict().items()}
-        atomic_write(path, lambda tmp: torch.save(state, tmp))
+        return self._store_weights(spec, make())
+
+    def _weights_path(self, spec: dict) -> Path:
+        return self.weights_dir / f"{run_key(spec)}.pt"
+
+    def _store_weights(self, spec: dict, model: nn.Module) -> dict[str, torch.Tensor]:
+        state = {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
+        atomic_write(self._weights_path(spec), lambda tmp: torch.save(state, tmp))
         return state
 
     @property
@@ -358,13 +515,14 @@ class Benchmark:
         return needed | (set(SOUP_INGREDIENTS) if "MS:PRE-FT-EWC-LwF" in self.s.methods else set())
 
     def _finetuned(self, method: str, regime: str, seed: int, name: str, pretrained: nn.Module, suite: Suite) -> nn.Module:
-        """The model after `method` on `name`: trained, or combined from cached weights (post-hoc)."""
+        """The model after `method` on `name`, with the head of the evaluation suite: trained, or
+        combined from cached weights (post-hoc)."""
         if method in POST_HOC:
             ingredients = ("FT",) if method == "WiSE-FT" else SOUP_INGREDIENTS
             weights = {m: self._weights(m, regime, seed, name, pretrained, suite) for m in ingredients}
             return post_hoc(method, pretrained, weights, MethodSettings(**self.s.method_settings))
         if method not in self._ingredients:
-            return self._train(method, seed, name, pretrained, suite)
+            return self._train(method, regime, seed, name, pretrained, suite)
         model = copy.deepcopy(pretrained)
         model.load_state_dict(self._weights(method, regime, seed, name, pretrained, suite))
         return model
@@ -372,20 +530,29 @@ class Benchmark:
     def _weights(
         self, method: str, regime: str, seed: int, name: str, pretrained: nn.Module, suite: Suite
     ) -> dict[str, torch.Tensor]:
-        """A trained method's weights, cached under the key of its run (WiSE-FT and the soup reuse them)."""
+        """A trained method's weights, cached under the key of its run."""
         config = self._run_config(regime, seed, method, name)
-        return self._cached(config, lambda: self._train(method, seed, name, pretrained, suite))
+        return self._cached(config, lambda: self._train(method, regime, seed, name, pretrained, suite))
 
-    def _train(self, method: str, seed: int, name: str, pretrained: nn.Module, suite: Suite) -> nn.Module:
+    def _train(self, method: str, regime: str, seed: int, name: str, pretrained: nn.Module, suite: Suite,
+               hook: EpochHook | None = None) -> nn.Module:
+        """`method` on dataset `name`. A dataset with its own classes (StanfordCars) trains through a
+        zero-shot head over them; the model returned classifies over the pretraining classes again."""
         config = self.s.config("finetune", seed)
         settings = MethodSettings(**self.s.method_settings)
         fisher = suite.fisher_batches(settings.ewc_fisher_images, config.batch_size, seed) if method == "EWC" else None
-        return train_method(method, pretrained, suite.train_batches(name, config.batch_size, seed), config, settings,
-                            suite.mask(name), fisher_batches=fisher)
+        own_classes = suite.own_class_names(name)
+        start = pretrained
+        if own_classes is not None:
+            tokenizer = clip_models.tokenizer_for(regime)
+            start = pretrained.with_class_tokens(tokenize_prompts(tokenizer, own_classes, TEMPLATES[self.s.zero_shot_templates]))
+        trained = train_method(method, start, suite.train_batches(name, config.batch_size, seed, self.s.training_split),
+                               config, settings, suite.mask(name), fisher_batches=fisher, epoch_hook=hook)
+        return trained if own_classes is None else trained.with_class_tokens(pretrained.class_tokens)
 
-    def _evaluate(self, model: nn.Module, suite: Suite) -> pd.DataFrame:
+    def _evaluate(self, model: nn.Module, suite: Suite, release: bool = True) -> pd.DataFrame:
         """Per-item predictions on every evaluation set, batch by batch (no dataset's logits are kept:
-        ImageNet-C's would take 15 GB); the model is left on the CPU."""
+        ImageNet-C's would take 15 GB); `release`: the model is left on the CPU (not during training)."""
         amp = self.s.config("finetune", 0).amp
         frames = []
         for name, evaluation in suite.evaluation_sets().items():
@@ -397,28 +564,50 @@ class Benchmark:
             targets = torch.cat(targets).numpy()
             frames.append(pd.DataFrame({"eval_dataset": name, "part": evaluation.parts, "item": np.arange(len(targets)),
                                         "target": targets, "prediction": torch.cat(predictions).numpy()}))
-        model.cpu()
+        if release:
+            model.cpu()
         return pd.concat(frames, ignore_index=True)
+
+
+class EveryEpoch:
+    """Fig. 13's hook: evaluate the model on the suite after every epoch; the run is the last epoch's model."""
+
+    def __init__(self, evaluate: Callable[[nn.Module], pd.DataFrame]) -> None:
+        self.evaluate = evaluate
+        self.frames: list[pd.DataFrame] = []
+
+    def __call__(self, epoch: int, model: nn.Module) -> None:
+        self.frames.append(self.evaluate(model).assign(epoch=epoch))
+
+    def chosen(self, last: nn.Module) -> nn.Module:
+        return last
 
 
 def accuracies(runs: pd.DataFrame) -> pd.DataFrame:
     """Accuracy (%) per regime, seed, method, fine-tuning dataset and evaluation dataset: the mean
-    over the evaluation dataset's parts (ImageNet-C: its 75 corruption x severity splits)."""
-    keys = ["regime", "seed", "method", "finetune_dataset", "eval_dataset"]
+    over the evaluation dataset's parts (ImageNet-C: its 75 corruption x severity splits). The run
+    columns of some variants are kept: `epoch` (Fig. 13) and `selected_epoch` (App. E)."""
+    keys = ["regime", "seed", "method", "finetune_dataset", "eval_dataset"] + [c for c in RUN_COLUMNS if c in runs]
     correct = runs.assign(correct=runs["target"] == runs["prediction"])
-    per_part = correct.groupby([*keys, "part"], sort=False, observed=True)["correct"].mean()
-    return (100.0 * per_part.groupby(level=keys, sort=False).mean()).rename("accuracy").reset_index()
+    per_part = correct.groupby([*keys, "part"], sort=False, observed=True, dropna=False)["correct"].mean()
+    return (100.0 * per_part.groupby(level=keys, sort=False, dropna=False).mean()).rename("accuracy").reset_index()
 
 
 def robustness_table(
     acc: pd.DataFrame, suite: list[str], reference: str, finetune_datasets: list[str] | None = None
 ) -> pd.DataFrame:
     """RI per fine-tuning dataset, mRI, backward transfer on `reference` and accuracy on the
-    fine-tuning set itself, per regime, seed and method (`lib.metrics.robustness`, Eq. 1).
+    fine-tuning set itself, per regime, seed and method (`lib.metrics.robustness`, Eq. 1); per
+    epoch too where the runs were evaluated after every epoch, and with the mean selected epoch
+    where one was selected on held-out data.
 
     `finetune_datasets` (default: the whole suite) are the datasets fine-tuned on; RI_i still
     averages over every other dataset of `suite`."""
     finetune_datasets = list(suite) if finetune_datasets is None else finetune_datasets
+    if "epoch" in acc and acc["epoch"].notna().any():
+        pre, tuned = acc[acc["method"] == PRETRAINED], acc[acc["method"] != PRETRAINED]
+        return pd.concat([robustness_table(pd.concat([pre, part]).drop(columns="epoch"), suite, reference, finetune_datasets)
+                          .assign(epoch=int(epoch)) for epoch, part in tuned.groupby("epoch", sort=True)], ignore_index=True)
     rows = []
     for (regime, seed), group in acc.groupby(["regime", "seed"], sort=False):
         pre = group[group["method"] == PRETRAINED].set_index("eval_dataset")["accuracy"].to_dict()
@@ -431,6 +620,8 @@ def robustness_table(
             row["mRI"] = mean_robustness_improvement(by_dataset, pre, suite)
             row["backward transfer"] = backward_transfer(by_dataset, pre, reference)
             row["accuracy on the fine-tuning set"] = float(np.mean([by_dataset[d][d] for d in finetune_datasets]))
+            if "selected_epoch" in runs:
+                row["mean selected epoch"] = float(runs.groupby("finetune_dataset")["selected_epoch"].first().mean())
             rows.append(row)
     return pd.DataFrame(rows)
 

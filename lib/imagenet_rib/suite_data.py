@@ -1,9 +1,12 @@
 """Where the ImageNet-RIB benchmark reads images from: embedded mini domains, or registered datasets.
 
 Both suites give the benchmark the same things:
-- `names` (the suite 𝔻), `reference` (the pretraining dataset's evaluation set: backward transfer)
-  and `finetune_datasets` (the suite datasets a model may be fine-tuned on);
-- `train_batches(name, batch_size, seed)`: shuffled batches of a suite dataset;
+- `names` (the suite 𝔻) and `reference` (the pretraining dataset's evaluation set: backward transfer);
+- `train_batches(name, batch_size, seed, split)`: shuffled batches of a fine-tuning dataset (a suite
+  dataset, the reference, or, registry only, a dataset outside the suite such as StanfordCars), the
+  images `split` (a `TrainingSplit`) keeps for training; `validation_batches(...)` the ones it holds out;
+- `own_class_names(name)`: the class names of a fine-tuning dataset outside the pretrained label
+  space (a zero-shot head is built over them), None for the others;
 - `evaluation_sets()`: name -> `EvaluationSet` (all items in one pass of batches, and the part of
   each item) for every suite dataset and the reference; a dataset's accuracy is the mean of its
   parts' accuracies (ImageNet-C: 15 corruptions x 5 severities, parts named `<corruption>/<severity>`;
@@ -53,6 +56,32 @@ class EvaluationSet:
     parts: pd.Categorical
 
 
+@dataclass(frozen=True)
+class TrainingSplit:
+    """Which images of a fine-tuning dataset are trained on (default: all of them, nothing held out).
+
+    `validation_fraction` > 0 holds out that share of every class (seeded, rounded per class) for
+    best-epoch selection: App. E splits 4:1, i.e. 0.2. The paper does not say whether its split is
+    per class; ours is, so that every class keeps training images. `images_per_class` > 0 then keeps
+    that many of each class's remaining images (seeded; a class with fewer keeps all): the small
+    subsets of Figs. 6 and 12."""
+
+    images_per_class: int = 0
+    validation_fraction: float = 0.0
+
+    def indices(self, targets: Sequence[int], seed: int) -> tuple[np.ndarray, np.ndarray]:
+        """Sorted item indices `(training, validation)` of a dataset with these targets."""
+        targets = np.asarray(targets)
+        generator = np.random.default_rng(seed)
+        train, validation = [np.zeros(0, dtype=int)], [np.zeros(0, dtype=int)]
+        for label in np.unique(targets):
+            items = generator.permutation(np.flatnonzero(targets == label))
+            held_out = int(round(self.validation_fraction * len(items)))
+            validation.append(items[:held_out])
+            train.append(items[held_out:][: self.images_per_class or None])
+        return np.sort(np.concatenate(train)), np.sort(np.concatenate(validation))
+
+
 def part_labels(names: Sequence[str], sizes: Sequence[int]) -> pd.Categorical:
     """The part of every item when parts of these sizes are read one after the other."""
     return pd.Categorical.from_codes(np.repeat(np.arange(len(names)), sizes), categories=list(names))
@@ -72,7 +101,6 @@ class EmbeddedSuite:
     def __init__(self, pretrain_domain: str, suite: Sequence[str], class_subsets: dict, image_size: int) -> None:
         self.reference = pretrain_domain
         self.names = list(suite)
-        self.finetune_datasets = list(suite)
         self.class_subsets = class_subsets
         self.pretraining: Domain = make_domain(pretrain_domain, image_size)
         self.domains = {name: make_domain(name, image_size) for name in suite}
@@ -94,8 +122,27 @@ class EmbeddedSuite:
         mask = self.mask(name)
         return (images, labels) if mask is None else (images[mask[labels]], labels[mask[labels]])
 
-    def train_batches(self, name: str, batch_size: int, seed: int) -> Batches:
-        return tensor_batches(*self.split(name, "train"), batch_size, seed)
+    def _finetuning_images(self, name: str) -> tuple[torch.Tensor, torch.Tensor]:
+        """A suite dataset's training split; for the reference, the pretraining domain's test split
+        (the analogue of fine-tuning on ImageNet-1K val, held out from pretraining: Table 6)."""
+        if name == self.reference:
+            return self.pretraining.test_images, self.pretraining.test_labels
+        return self.split(name, "train")
+
+    def _split_batches(self, name: str, batch_size: int, seed: int, split: TrainingSplit, part: int) -> Batches:
+        images, labels = self._finetuning_images(name)
+        keep = torch.as_tensor(split.indices(labels.tolist(), seed)[part])
+        return tensor_batches(images[keep], labels[keep], batch_size, seed, shuffle=part == 0)
+
+    def train_batches(self, name: str, batch_size: int, seed: int, split: TrainingSplit = TrainingSplit()) -> Batches:
+        return self._split_batches(name, batch_size, seed, split, 0)
+
+    def validation_batches(self, name: str, batch_size: int, seed: int, split: TrainingSplit) -> Batches:
+        return self._split_batches(name, batch_size, seed, split, 1)
+
+    def own_class_names(self, name: str) -> None:
+        """Every embedded domain shares the pretraining classes (subsets are masks)."""
+        return None
 
     def evaluation_sets(self) -> dict[str, EvaluationSet]:
         splits = {name: self.split(name, "test") for name in self.names}
@@ -111,6 +158,16 @@ class EmbeddedSuite:
         images, labels = self.pretraining.train_images, self.pretraining.train_labels
         keep = seeded_subset(len(labels), n_images, seed)
         return tensor_batches(images[keep], labels[keep], batch_size, seed, shuffle=False)
+
+    def sample(self, name: str, n_images: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """`(images, labels)` of `n_images` test images of a suite dataset or of the reference (the
+        pretraining test split), drawn with `seed`."""
+        if name == self.reference:
+            images, labels = self.pretraining.test_images, self.pretraining.test_labels
+        else:
+            images, labels = self.split(name, "test")
+        keep = seeded_subset(len(labels), n_images, seed)
+        return images[keep], labels[keep]
 
 
 class Transformed(Dataset):
@@ -129,11 +186,12 @@ class Transformed(Dataset):
 
 def open_parts(s: DatasetSpec, root: str | None = None) -> dict[str, LabelledImages]:
     """Every part of a registered dataset, untransformed: ImageNet-C's 75 `<corruption>/<severity>`
-    folders, or the one folder (part ""). Raises one DatasetMissingError naming every missing folder."""
+    folders, or the one folder (part ""); a dataset with splits (StanfordCars) is read from its
+    `train` split (it is only ever fine-tuned on). Raises one DatasetMissingError naming every missing folder."""
     if not s.path(root).is_dir():
         raise DatasetMissingError(s.missing_message(root))
     if s.layout != "imagenet_c":
-        return {"": open_spec(s, root)}
+        return {"": open_spec(s, root, split="train" if s.splits else None)}
     parts, missing = {}, []
     for c in IMAGENET_C_CORRUPTIONS:
         for k in IMAGENET_C_SEVERITIES:
@@ -166,6 +224,8 @@ class RegistrySuite:
       reads no ImageNet training image).
     - ObjectNet's licence forbids training on it: it is never a fine-tuning dataset here
       (`train_batches` raises TrainingForbiddenError), so mRI averages over the other suite datasets.
+    - `finetune_only` datasets are opened for fine-tuning, not evaluated on: the ImageNet-1K training
+      set (Fig. 6) or StanfordCars, whose own 196 classes need a zero-shot head over their names (Table 12).
     - Every dataset is opened when the suite is made: missing data raise one DatasetMissingError
       naming every missing dataset before anything is computed.
     """
@@ -179,6 +239,7 @@ class RegistrySuite:
         root: str | None = None,
         workers: int = 0,
         transform: Callable | None = None,
+        finetune_only: Sequence[str] = (),
     ) -> None:
         if objectnet_evaluation not in OBJECTNET_EVALUATIONS:
             raise ValueError(f"objectnet_evaluation must be one of {OBJECTNET_EVALUATIONS}, not {objectnet_evaluation!r}")
@@ -188,15 +249,15 @@ class RegistrySuite:
         self.workers = workers
         self.transform = transform
         self.parts: dict[str, dict[str, LabelledImages]] = {}
+        self.finetune_only = [name for name in finetune_only if name not in [*self.names, reference]]
         missing = []
-        for name in [*self.names, reference]:
+        for name in [*self.names, reference, *self.finetune_only]:
             try:
                 self.parts[name] = open_parts(spec(name), root)
             except DatasetMissingError as error:
                 missing.append(str(error))
         if missing:
             raise DatasetMissingError(f"{len(missing)} dataset(s) of the ImageNet-RIB suite missing:\n" + "\n".join(missing))
-        self.finetune_datasets = registry_finetune_datasets(self.names)
         self.masks = {name: torch.stack([torch.as_tensor(data.logit_mask()) for data in parts.values()]).any(dim=0)
                       for name, parts in self.parts.items()}
 
@@ -218,8 +279,9 @@ class RegistrySuite:
         return DataLoader(Transformed(data, self.transform), batch_size=batch_size, shuffle=seed is not None,
                           generator=generator, num_workers=self.workers, pin_memory=torch.cuda.is_available())
 
-    def train_batches(self, name: str, batch_size: int, seed: int) -> Batches:
-        if name not in self.finetune_datasets:
+    def _finetuning_images(self, name: str) -> tuple[Dataset, list[int]]:
+        """A fine-tuning dataset (ImageNet-C: its fine-tuning severities) and the target of every item."""
+        if registry_finetune_datasets([name]) != [name]:
             raise TrainingForbiddenError(
                 f"{name} is for evaluation only ({spec(name).licence}): the benchmark evaluates on it and never "
                 "fine-tunes on it, although the paper did (Sec. 3)"
@@ -227,13 +289,30 @@ class RegistrySuite:
         parts = self.parts[name]
         if spec(name).layout == "imagenet_c":
             parts = {p: d for p, d in parts.items() if int(p.rsplit("/", 1)[1]) in self.imagenet_c_finetune_severities}
-        return self._loader(ConcatDataset(list(parts.values())), batch_size, seed)
+        return ConcatDataset(list(parts.values())), [t for data in parts.values() for t in data.targets]
+
+    def _split_batches(self, name: str, batch_size: int, seed: int, split: TrainingSplit, part: int) -> Batches:
+        data, targets = self._finetuning_images(name)
+        if split != TrainingSplit():
+            data = Subset(data, split.indices(targets, seed)[part].tolist())
+        return self._loader(data, batch_size, seed if part == 0 else None)
+
+    def train_batches(self, name: str, batch_size: int, seed: int, split: TrainingSplit = TrainingSplit()) -> Batches:
+        return self._split_batches(name, batch_size, seed, split, 0)
+
+    def validation_batches(self, name: str, batch_size: int, seed: int, split: TrainingSplit) -> Batches:
+        return self._split_batches(name, batch_size, seed, split, 1)
+
+    def own_class_names(self, name: str) -> list[str] | None:
+        """The class names of a dataset with its own label space (StanfordCars); None in ImageNet's."""
+        data = next(iter(self.parts[name].values()))
+        return list(data.class_names) if data.label_space == "own" else None
 
     def evaluation_sets(self) -> dict[str, EvaluationSet]:
         """One loader over all parts of a dataset (ImageNet-C: 75 folders, one set of workers)."""
         return {name: EvaluationSet(self._loader(ConcatDataset(list(parts.values())), EVAL_BATCH, None),
                                     part_labels(list(parts), [len(data) for data in parts.values()]))
-                for name, parts in self.parts.items()}
+                for name, parts in self.parts.items() if name not in self.finetune_only}
 
     def mask(self, name: str) -> torch.Tensor | None:
         if self._objectnet(name) is not None and self.objectnet_evaluation == "full_1000":
@@ -249,3 +328,11 @@ class RegistrySuite:
     def fisher_batches(self, n_images: int, batch_size: int, seed: int) -> Batches:
         (data,) = self.parts[self.reference].values()
         return self._loader(Subset(data, seeded_subset(len(data), n_images, seed).tolist()), batch_size, None)
+
+    def sample(self, name: str, n_images: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """`(images, labels)` of `n_images` evaluation images of a suite dataset or of the reference,
+        drawn with `seed` over all its parts, read through the transform."""
+        data = ConcatDataset(list(self.parts[name].values()))
+        batches = self._loader(Subset(data, seeded_subset(len(data), n_images, seed).tolist()), EVAL_BATCH, None)
+        images, labels = zip(*batches)
+        return torch.cat(images), torch.cat(labels)

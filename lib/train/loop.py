@@ -76,12 +76,15 @@ def train(
     config: TrainConfig,
     groups: list[dict] | None = None,
     loss: Loss | None = None,
+    on_epoch_end: Callable[[int, nn.Module], None] | None = None,
 ) -> list[float]:
     """Train `model` in place; return the mean loss of each epoch.
 
     `groups` are optimiser parameter groups, each optionally with an `lr_scale` (default: all
     trainable parameters, weight decay off for 1-D ones). Every step sets each group's lr to
     `peak_lr × lr_scale × warmup_cosine(step)`. `loss` defaults to `cross_entropy(config.label_smoothing)`.
+    `on_epoch_end(epoch, model)` (epochs counted from 1) runs after each epoch, e.g. to evaluate or keep
+    the model of the best epoch; the model is back in training mode after it.
     """
     torch.manual_seed(config.seed)
     device = torch.device(config.device)
@@ -101,7 +104,7 @@ def train(
     warmup = round(config.warmup_epochs * steps_per_epoch)
     use_amp = config.amp and device.type == "cuda"
     history, step = [], 0
-    for _ in range(config.epochs):
+    for epoch in range(1, config.epochs + 1):
         model.train()
         losses = []
         for inputs, targets in batches:
@@ -120,6 +123,8 @@ def train(
             losses.append(value.item())
             step += 1
         history.append(sum(losses) / len(losses))
+        if on_epoch_end is not None:
+            on_epoch_end(epoch, model)
     return history
 
 
