@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import torch
 import pytest
 from PIL import Image
 
@@ -28,3 +29,12 @@ def make_tree():
         return root
 
     return build
+
+
+@pytest.fixture
+def one_thread():
+    """The tiny models train far faster on one thread than on a loaded, shared CPU."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)

@@ -31,13 +31,7 @@ FULL = Path("params/full/imagenet_rib/benchmark.yaml")
 RED = (255, 0, 0)
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    """The tiny models train far faster on one thread than on a loaded, shared CPU."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 def write_settings(tmp_path: Path, base: Path, **changes) -> Path:

@@ -27,12 +27,7 @@ TINY = Path("params/tiny/imagenet_rib/benchmark.yaml")
 QUICK_PRETRAIN = {"epochs": 1, "batch_size": 64, "base_lr": 0.001, "reference_batch": 64, "optimizer": "adamw"}
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 # -- training splits -----------------------------------------------------------------------------

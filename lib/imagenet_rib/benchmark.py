@@ -400,7 +400,7 @@ class Benchmark:
     def _compute(self, config: dict, model: Callable[[], nn.Module]) -> pd.DataFrame:
         regime, seed, method, name = config["regime"], config["seed"], config["method"], config["finetune_dataset"]
         pretrained = model()
-        suite = self._suite_for(regime, pretrained)
+        suite = self.suite_for(regime, pretrained)
         if method == PRETRAINED:
             return self._evaluate(pretrained, suite)
         if method in POST_HOC:
@@ -461,7 +461,7 @@ class Benchmark:
         """The model after `method` on dataset `name` (weights cached where the post-hoc methods need them),
         ready to evaluate on the suite."""
         pretrained = self.pretrained(regime, seed)
-        suite = self._suite_for(regime, pretrained)
+        suite = self.suite_for(regime, pretrained)
         return self._finetuned(method, regime, seed, name, pretrained, suite).eval()
 
     def _blank(self, seed: int) -> nn.Module:
@@ -486,7 +486,7 @@ class Benchmark:
                                   clip_models.DIGIT_CLASS_NAMES, template, config)
         return clip
 
-    def _suite_for(self, regime: str, model: nn.Module) -> Suite:
+    def suite_for(self, regime: str, model: nn.Module) -> Suite:
         """The suite read through the model's eval transform (registry); the embedded suite as is."""
         if self.s.source == "embedded":
             return self.suite

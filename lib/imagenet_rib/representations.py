@@ -1,12 +1,27 @@
 """Representation and dataset analyses of ImageNet-RIB (Sec. 4.5, App. B–D): CKA per ViT block
 between a pretrained and a fine-tuned model (Fig. 7, Fig. 14), optimal-transport dataset distances
-between the pretraining set and each fine-tuning set in pixel and feature space (Fig. 10), and the
+from the pretraining set to each suite dataset in pixel and feature space (Fig. 10), and the
 correlation of post-fine-tuning accuracy on the pretraining set with that distance, with p-values
-(Fig. 11, Table 7)."""
+(Fig. 11, Table 7).
+
+`our_representation_panel` runs them on a tier's benchmark (`lib.imagenet_rib.benchmark`), embedded
+or registry, from the same code: models from `Benchmark.pretrained` / `Benchmark.finetuned`, images
+from a seeded `suite.sample` read through each model's eval transform. What each artefact looks at
+is its `analysis` (a dict in the artefact's params file, checked like a settings file):
+- Figs. 7 and 14 (`CKASettings`): the dataset fine-tuned on, the datasets CKA is measured on and
+  the number of images. The paper: fine-tuned on ImageNet-R, CKA on ImageNet-R, ImageNet-1K val and
+  ImageNet-A (Sec. 4.5); it does not say how many images.
+- Figs. 10 and 11 (`DistanceSettings`): the number of images sampled from each dataset (the paper
+  does not say) and the suite datasets left out. The paper does not measure distances to ImageNet-C
+  (App. B.1) and leaves the synthetic sets made from ImageNet val (Cartoon, Drawing, ImageNet-C) out
+  of Fig. 11.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -16,47 +31,74 @@ from torch import nn
 
 from ..metrics.cka import FIGURE9_COMPONENTS, layerwise_cka, record_block_features
 from ..metrics.dataset_distance import ot_dataset_distance
+from ..params import Parameter, ParamsError, validate
 from ..train.heads import embed
+from .suite_data import EVAL_BATCH
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from .benchmark import Benchmark
 
 Labelled = tuple[torch.Tensor, torch.Tensor]
+MIN_CLASS_IMAGES = 2  # a class Gaussian needs 2 images; OTDD's reference code (min_labelcount=2) also drops the rest
+BACKBONE_UNCHANGED = ("Linear Probing", "Visual Prompt")  # left out of Fig. 14: CKA would be 1 everywhere
 
 
 @torch.no_grad()
 def cka_shift(pretrained: nn.Module, finetuned: nn.Module, images: torch.Tensor,
-              components: tuple[str, ...] = FIGURE9_COMPONENTS, debiased: bool = False) -> pd.DataFrame:
-    """CKA between the two models' features per block and component on the same images (1 = unchanged)."""
-    recordings = []
-    for model in (pretrained, finetuned):
-        model.eval()
-        with record_block_features(model, components, tokens="flatten") as features:
-            model(images)
-        recordings.append(features)
-    return layerwise_cka(recordings[0], recordings[1], debiased=debiased)
+              components: tuple[str, ...] = FIGURE9_COMPONENTS, debiased: bool = False,
+              device: str = "cpu") -> pd.DataFrame:
+    """CKA between the two models' features per block and component on the same images (1 = unchanged).
+
+    All images go through each model on `device` in one forward per block, and only that block is
+    recorded (flattened tokens: about 6.6 MB per image and model for a ViT-B/16 block)."""
+    images = images.to(device)
+    models = [model.eval().to(device) for model in (pretrained, finetuned)]
+    frames = []
+    for index in range(len(pretrained.blocks)):
+        recordings = []
+        for model in models:
+            with record_block_features(model, components, tokens="flatten", blocks=[model.blocks[index]]) as recorded:
+                model(images)
+            recordings.append(recorded)
+        frames.append(layerwise_cka(*recordings, debiased=debiased).assign(block=index))
+    return pd.concat(frames, ignore_index=True)
 
 
 @torch.no_grad()
-def features(model: nn.Module, images: torch.Tensor) -> np.ndarray:
-    """The model's pooled representation of `images` (`lib.train.heads.embed`), eval mode."""
-    model.eval()
-    return embed(model, images).float().numpy()
+def features(model: nn.Module, images: torch.Tensor, device: str = "cpu") -> np.ndarray:
+    """The model's pooled representation of `images` (`lib.train.heads.embed`), eval mode, in batches on `device`."""
+    model.eval().to(device)
+    return torch.cat([embed(model, batch.to(device)).float().cpu() for batch in images.split(EVAL_BATCH)]).numpy()
 
 
-def distances_from(reference: str, datasets: Mapping[str, Labelled], model: nn.Module | None = None,
-                   method: str = "emd") -> pd.Series:
-    """OTDD (labels used) from `reference` to every other dataset, in pixel space, or in the feature
-    space of `model` when one is given."""
-    def points(name: str) -> tuple[np.ndarray, np.ndarray]:
-        images, labels = datasets[name]
-        x = images.flatten(1).numpy() if model is None else features(model, images)
-        return x.astype(np.float64), labels.numpy()
+def points(data: Labelled, model: nn.Module | None = None, device: str = "cpu") -> tuple[np.ndarray, np.ndarray]:
+    """OTDD's rows of a labelled sample, flattened pixels or `model`'s features, and their labels;
+    classes with fewer than `MIN_CLASS_IMAGES` images in the sample are dropped."""
+    images, labels = data
+    keep = torch.bincount(labels)[labels] >= MIN_CLASS_IMAGES
+    if not keep.any():
+        raise ValueError(f"no class has {MIN_CLASS_IMAGES} images in a sample of {len(labels)}: sample more images")
+    images, labels = images[keep], labels[keep]
+    x = images.flatten(1).numpy() if model is None else features(model, images, device)
+    return x.astype(np.float64), labels.numpy()
 
-    ref_x, ref_y = points(reference)
-    out = {}
-    for name in datasets:
-        if name != reference:
-            x, y = points(name)
-            out[name] = ot_dataset_distance(ref_x, x, ref_y, y, method=method, diagonal_cov=True)
-    return pd.Series(out, name="otdd")
+
+def distances_from(reference: Labelled, datasets: Iterable[tuple[str, Labelled]],
+                   spaces: Mapping[str, nn.Module | None], device: str = "cpu", method: str = "emd") -> pd.DataFrame:
+    """OTDD (labels used, diagonal class covariances) from `reference` to each dataset (rows) in each
+    space (columns): pixel space for None, else the model's feature space. `datasets` is read one at
+    a time, so a generator keeps a single sample in memory."""
+    ref = {space: points(reference, model, device) for space, model in spaces.items()}
+    rows = {}
+    for name, data in datasets:
+        row = {}
+        for space, model in spaces.items():
+            (ref_x, ref_y), (x, y) = ref[space], points(data, model, device)
+            row[space] = ot_dataset_distance(ref_x, x, ref_y, y, method=method, diagonal_cov=True)
+        rows[name] = row
+    return pd.DataFrame.from_dict(rows, orient="index", columns=list(spaces))
 
 
 def accuracy_distance_correlation(after: pd.DataFrame, distance: pd.Series) -> pd.DataFrame:
@@ -74,77 +116,167 @@ def accuracy_distance_correlation(after: pd.DataFrame, distance: pd.Series) -> p
     return pd.DataFrame(rows)
 
 
-CKA_DATASET = "digits_edges"  # our analogue of ImageNet-R: a drawing-like rendition with a class subset
-CKA_IMAGES = 128
+# -- the panels of a tier's benchmark ---------------------------------------------------------------
+@dataclass(frozen=True)
+class CKASettings:
+    """Figs. 7 and 14: what the models are fine-tuned on and where CKA is measured."""
+
+    finetune_dataset: str  # the models are fine-tuned on it (paper: ImageNet-R)
+    datasets: list[str]    # CKA on images of each: suite datasets or the reference
+    images: int            # seeded images per dataset
+
+    def problems(self, bench: Benchmark) -> list[str]:
+        problems = [] if self.finetune_dataset in bench.finetune_datasets else [
+            f"finetune_dataset {self.finetune_dataset!r} is not a fine-tuning dataset of the benchmark "
+            f"{bench.finetune_datasets}"]
+        problems += [f"dataset {d!r} is neither in the suite nor the reference" for d in self.datasets
+                     if d not in [*bench.s.suite, bench.reference]]
+        return problems + ([] if self.datasets else ["datasets is empty"])
 
 
-def our_representation_panel(artefact: str, benchmark_params: str, results_dir: str):
-    """Figures 7, 14 (CKA), 10 (OTDD) and 11 (accuracy vs distance) on our miniature benchmark:
-    `(data, figure, finding)`, the finding computed from the run. Embedded tiers only."""
-    import matplotlib.pyplot as plt
-    import seaborn as sns
+@dataclass(frozen=True)
+class DistanceSettings:
+    """Figs. 10 and 11: the sample drawn from each dataset and the suite datasets left out."""
 
+    images: int          # seeded images per dataset, the reference included
+    exclude: list[str]   # suite datasets left out
+
+    def problems(self, bench: Benchmark) -> list[str]:
+        return [f"exclude names {d!r}, not a suite dataset" for d in self.exclude if d not in bench.s.suite]
+
+
+ANALYSES = {"figure07": CKASettings, "figure14": CKASettings,
+            "figure10": DistanceSettings, "figure11": DistanceSettings}
+
+
+def analysis_settings(artefact: str, analysis: dict) -> CKASettings | DistanceSettings:
+    """An artefact's `analysis`, checked like a settings file: exactly its keys, each of its type."""
+    if artefact not in ANALYSES:
+        raise KeyError(f"no representation panel for {artefact!r}; expected one of {sorted(ANALYSES)}")
+    kind = ANALYSES[artefact]
+    declared = {f.name: Parameter(f.name, f.type, None) for f in fields(kind)}
+    chosen = kind(**validate(analysis, declared, f"analysis of {artefact}", declarer=kind.__name__))
+    if chosen.images <= 0:
+        raise ParamsError(f"analysis of {artefact}: images must be positive, got {chosen.images}")
+    return chosen
+
+
+def our_representation_panel(artefact: str, benchmark_params: str, results_dir: str,
+                             analysis: dict) -> tuple[pd.DataFrame, Figure, str]:
+    """Figures 7, 14 (CKA), 10 (OTDD) and 11 (accuracy vs distance) of a tier's benchmark:
+    `(data, figure, finding)`, the finding computed from the run. Settings and names are checked,
+    then the data opened (the registry suite raises DatasetMissingError), before any model is loaded."""
     from .benchmark import Benchmark, BenchmarkSettings
-    from .ours import run_benchmark
 
     settings = BenchmarkSettings.load(benchmark_params)
-    if settings.source != "embedded":
-        raise ValueError("the representation analyses of the full tier need the real datasets' features; "
-                         "run them from the benchmark's stored weights (not wired for the registry source)")
+    chosen = analysis_settings(artefact, analysis)
     bench = Benchmark(settings, results_dir)
-    seed, suite = settings.seeds[0], bench.suite
-    if artefact in ("figure07", "figure14"):
-        images = suite.split(CKA_DATASET, "test")[0][:CKA_IMAGES]
-        if artefact == "figure07":  # FT under each pretraining regime
-            pairs = [(regime, "FT") for regime in settings.regimes]
-        else:  # every trained method that changes the backbone, first regime
-            pairs = [(settings.regimes[0], m) for m in settings.methods if m not in ("Linear Probing", "Visual Prompt")]
-        frames = []
-        for regime, method in pairs:
-            shift = cka_shift(bench.pretrained(regime, seed), bench.finetuned(method, regime, seed, CKA_DATASET), images)
-            frames.append(shift.assign(regime=regime, method=method))
-        data = pd.concat(frames, ignore_index=True)
-        key = "regime" if artefact == "figure07" else "method"
-        fig, axes = plt.subplots(1, len(pairs), figsize=(2.6 * len(pairs) + 1, 3.0), squeeze=False)
-        for ax, (label, part) in zip(axes[0], data.groupby(key, sort=False)):
-            sns.heatmap(part.pivot(index="component", columns="block", values="cka"), vmin=0, vmax=1, annot=True,
-                        fmt=".2f", cmap="viridis", ax=ax, cbar=False, annot_kws={"fontsize": 7})
-            ax.set_title(f"{label}", fontsize=9)
-        fig.suptitle(f"CKA(pretrained, fine-tuned on {CKA_DATASET}) per block and component, seed {seed}", fontsize=9)
-        lowest = data.groupby(key, sort=False)["cka"].min()
-        finding = "lowest CKA per " + key + ": " + ", ".join(f"{k} {v:.2f}" for k, v in lowest.items())
-    elif artefact in ("figure10", "figure11"):
-        datasets = {settings.pretrain_domain: (suite.pretraining.test_images, suite.pretraining.test_labels)}
-        datasets |= {name: suite.split(name, "test") for name in settings.suite}
-        pixel = distances_from(settings.pretrain_domain, datasets)
-        feature = distances_from(settings.pretrain_domain, datasets, model=bench.pretrained(settings.regimes[0], seed))
-        distances = pd.DataFrame({"pixel space": pixel, f"feature space ({settings.regimes[0]} model)": feature})
-        if artefact == "figure10":
-            data = distances.reset_index(names="dataset")
-            fig, axes = plt.subplots(1, 2, figsize=(8.4, 3.2))
-            for ax, column in zip(axes, distances.columns):
-                distances[column].rename(lambda c: c.removeprefix("digits_")).plot.bar(ax=ax, rot=45, fontsize=7)
-                ax.set_title(f"OTDD from {settings.pretrain_domain}, {column}", fontsize=9)
-            finding = ("nearest / farthest from the pretraining set: pixel " + pixel.idxmin() + " / " + pixel.idxmax()
-                       + "; feature " + feature.idxmin() + " / " + feature.idxmax()
-                       + f"; Spearman ρ between the two orderings {pixel.corr(feature, method='spearman'):.2f}")
-        else:
-            _, acc, _ = run_benchmark(benchmark_params, results_dir)
-            after = acc[(acc["eval_dataset"] == settings.pretrain_domain) & (acc["method"] != "pretrained")
-                        & (acc["regime"] == settings.regimes[0])].groupby(["method", "finetune_dataset"], sort=False)["accuracy"].mean().reset_index()
-            data = accuracy_distance_correlation(after, feature)
-            fig, ax = plt.subplots(figsize=(4.8, 3.6))
-            for method, part in after.groupby("method", sort=False):
-                x = feature.loc[part["finetune_dataset"]].to_numpy()
-                ax.plot(x, part["accuracy"], "o", label=method, ms=4)
-            ax.set_xlabel(f"OTDD from {settings.pretrain_domain} (feature space)")
-            ax.set_ylabel(f"{settings.pretrain_domain} accuracy after fine-tuning (%)")
-            ax.legend(fontsize=6)
-            negative = int((data["pearson r"] < 0).sum())
-            finding = (f"Pearson r < 0 for {negative} of {len(data)} methods (paper, Table 7: negative for all but one "
-                       f"cell); with {len(feature)} fine-tuning datasets the smallest p-value is "
-                       f"{data['p-value'].min():.2f}")
-    else:
-        raise KeyError(f"no representation panel for {artefact!r}")
+    problems = chosen.problems(bench)
+    if problems:
+        raise ParamsError(f"analysis of {artefact}: " + "; ".join(problems))
+    bench.suite  # opens the data: missing datasets stop here
+    if artefact == "figure07":  # FT under each pretraining regime
+        return _cka_panel(bench, chosen, [(regime, "FT") for regime in settings.regimes], "regime")
+    if artefact == "figure14":  # every method that changes the backbone, first regime
+        methods = [m for m in settings.methods if m not in BACKBONE_UNCHANGED]
+        return _cka_panel(bench, chosen, [(settings.regimes[0], m) for m in methods], "method")
+    if artefact == "figure10":
+        return _distance_panel(bench, chosen)
+    return _correlation_panel(bench, chosen, benchmark_params, results_dir)
+
+
+def _cka_panel(bench: Benchmark, chosen: CKASettings, pairs: list[tuple[str, str]],
+               key: str) -> tuple[pd.DataFrame, Figure, str]:
+    """CKA(pretrained, fine-tuned) per dataset, component and block, one line per `key` (regime or method)."""
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    seed, frames = bench.s.seeds[0], []
+    for regime, method in pairs:
+        pretrained = bench.pretrained(regime, seed)
+        finetuned = bench.finetuned(method, regime, seed, chosen.finetune_dataset)
+        suite = bench.suite_for(regime, pretrained)
+        for name in chosen.datasets:
+            images, _ = suite.sample(name, chosen.images, seed)
+            shift = cka_shift(pretrained, finetuned, images, device=bench.s.device)
+            frames.append(shift.assign(regime=regime, method=method, dataset=name))
+    data = pd.concat(frames, ignore_index=True)
+    components = list(dict.fromkeys(data["component"]))
+    fig, axes = plt.subplots(len(chosen.datasets), len(components), squeeze=False, sharex=True, sharey=True,
+                             figsize=(2.1 * len(components) + 2.5, 1.9 * len(chosen.datasets) + 0.6))
+    for row, name in enumerate(chosen.datasets):
+        for col, component in enumerate(components):
+            ax = axes[row][col]
+            part = data[(data["dataset"] == name) & (data["component"] == component)]
+            for label, line in part.groupby(key, sort=False):
+                ax.plot(line["block"], line["cka"], marker="o", ms=3, label=label)
+            ax.set_title(component if row == 0 else "", fontsize=8)
+            ax.set_ylabel(f"CKA on {name}" if col == 0 else "", fontsize=7)
+            ax.set_xlabel("block" if row == len(chosen.datasets) - 1 else "", fontsize=7)
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes[0][-1].legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    fig.suptitle(f"CKA(pretrained, fine-tuned on {chosen.finetune_dataset}), {chosen.images} images, seed {seed}",
+                 fontsize=9)
     fig.tight_layout()
+    lowest = data.loc[data.groupby(key, sort=False)["cka"].idxmin()]
+    finding = f"lowest CKA per {key}: " + ", ".join(
+        f"{r[key]} {r.cka:.3f} (block {r.block} {r.component} on {r.dataset})" for _, r in lowest.iterrows())
+    return data, fig, finding
+
+
+def _distances(bench: Benchmark, chosen: DistanceSettings, names: list[str], pixel_space: bool) -> pd.DataFrame:
+    """OTDD from the reference to each of `names` in the first regime's feature space, after pixel
+    space if asked: pixels as that model sees them (registry: through its eval transform)."""
+    seed, regime = bench.s.seeds[0], bench.s.regimes[0]
+    model = bench.pretrained(regime, seed)
+    suite = bench.suite_for(regime, model)
+
+    def sample(name: str) -> Labelled:
+        return suite.sample(name, chosen.images, seed)
+
+    spaces = ({"pixel space": None} if pixel_space else {}) | {f"feature space ({regime} model)": model}
+    return distances_from(sample(bench.reference), ((name, sample(name)) for name in names), spaces, bench.s.device)
+
+
+def _distance_panel(bench: Benchmark, chosen: DistanceSettings) -> tuple[pd.DataFrame, Figure, str]:
+    import matplotlib.pyplot as plt
+
+    names = [name for name in bench.s.suite if name not in chosen.exclude]
+    distances = _distances(bench, chosen, names, pixel_space=True)
+    pixel, feature = (distances[column] for column in distances.columns)
+    fig, axes = plt.subplots(1, 2, figsize=(8.4, 3.2))
+    for ax, column in zip(axes, distances.columns):
+        distances[column].rename(lambda c: c.removeprefix("digits_")).plot.bar(ax=ax, rot=45, fontsize=7)
+        ax.set_title(f"OTDD from {bench.reference}, {column}", fontsize=9)
+    fig.tight_layout()
+    finding = ("nearest / farthest from the pretraining set: pixel " + pixel.idxmin() + " / " + pixel.idxmax()
+               + "; feature " + feature.idxmin() + " / " + feature.idxmax()
+               + f"; Spearman ρ between the two orderings {pixel.corr(feature, method='spearman'):.2f}")
+    return distances.reset_index(names="dataset"), fig, finding
+
+
+def _correlation_panel(bench: Benchmark, chosen: DistanceSettings, benchmark_params: str,
+                       results_dir: str) -> tuple[pd.DataFrame, Figure, str]:
+    import matplotlib.pyplot as plt
+
+    from .benchmark import PRETRAINED
+    from .ours import run_benchmark
+
+    names = [name for name in bench.finetune_datasets if name not in chosen.exclude]
+    feature = _distances(bench, chosen, names, pixel_space=False).iloc[:, 0]
+    _, acc, _ = run_benchmark(benchmark_params, results_dir)
+    after = acc[(acc["eval_dataset"] == bench.reference) & (acc["method"] != PRETRAINED)
+                & (acc["regime"] == bench.s.regimes[0]) & acc["finetune_dataset"].isin(names)]
+    after = after.groupby(["method", "finetune_dataset"], sort=False)["accuracy"].mean().reset_index()
+    data = accuracy_distance_correlation(after, feature)
+    fig, ax = plt.subplots(figsize=(4.8, 3.6))
+    for method, part in after.groupby("method", sort=False):
+        ax.plot(feature.loc[part["finetune_dataset"]].to_numpy(), part["accuracy"], "o", label=method, ms=4)
+    ax.set_xlabel(f"OTDD from {bench.reference} (feature space)")
+    ax.set_ylabel(f"{bench.reference} accuracy after fine-tuning (%)")
+    ax.legend(fontsize=6)
+    fig.tight_layout()
+    negative = int((data["pearson r"] < 0).sum())
+    finding = (f"Pearson r < 0 for {negative} of {len(data)} methods (paper, Table 7: negative for all but one "
+               f"cell); with {len(feature)} fine-tuning datasets the smallest p-value is {data['p-value'].min():.2f}")
     return data, fig, finding
