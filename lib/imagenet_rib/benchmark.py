@@ -380,7 +380,8 @@ class Benchmark:
         s = self.s
         config = {"benchmark": PAPER, "source": s.source, "regime": regime, "seed": seed, "suite": s.suite}
         if s.source == "embedded":
-            config |= {"architecture": s.architecture, "image_size": s.image_size, "pretrain": s.pretrain,
+            architecture = "tiny_clip" if regime == CLIP_REGIME else s.architecture
+            config |= {"architecture": architecture, "image_size": s.image_size, "pretrain": s.pretrain,
                        "pretrain_domain": s.pretrain_domain, "augment_shifts": s.augment_shifts, "class_subsets": s.class_subsets}
         else:
             row = model_spec(regime)
