@@ -73,7 +73,8 @@ def has_panel(artefact: str) -> bool:
     return any(artefact in artefacts for artefacts in PANELS.values())
 
 
-def _heatmap(matrix: pd.DataFrame, title: str, ax, fmt: str = ".1f", center: float | None = 0.0) -> None:
+def heatmap(matrix: pd.DataFrame, title: str, ax, fmt: str = ".1f", center: float | None = 0.0) -> None:
+    """An annotated seaborn heatmap of `matrix` on `ax`: diverging around `center`, or viridis where it is None."""
     import seaborn as sns
 
     sns.heatmap(matrix, annot=True, fmt=fmt, cmap="RdBu" if center is not None else "viridis", center=center,
@@ -81,7 +82,8 @@ def _heatmap(matrix: pd.DataFrame, title: str, ax, fmt: str = ".1f", center: flo
     ax.set_title(title, fontsize=9)
 
 
-def _ranked(series: pd.Series) -> str:
+def ranked(series: pd.Series) -> str:
+    """`name +value, ...` from the highest value to the lowest."""
     return ", ".join(f"{k} {v:+.1f}" for k, v in series.sort_values(ascending=False).items())
 
 
@@ -95,9 +97,9 @@ def our_panel(artefact: str, settings: BenchmarkSettings, acc: pd.DataFrame, tab
     if artefact in PANELS["ri"]:
         parts = {r: ri_matrix(table, r) for r in regimes}
         for ax, (regime, matrix) in zip(axes[0], parts.items()):
-            _heatmap(matrix.rename(columns=lambda c: c.removeprefix("RI digits_")), f"RI / mRI, {regime} ({seeds} seeds)", ax)
+            heatmap(matrix.rename(columns=lambda c: c.removeprefix("RI digits_")), f"RI / mRI, {regime} ({seeds} seeds)", ax)
         data = pd.concat(parts, names=["regime"]).reset_index()
-        finding = "; ".join(f"{r}: highest mRI " + _ranked(m["mRI"]).split(", ")[0] + ", lowest " + _ranked(m["mRI"]).split(", ")[-1]
+        finding = "; ".join(f"{r}: highest mRI " + ranked(m["mRI"]).split(", ")[0] + ", lowest " + ranked(m["mRI"]).split(", ")[-1]
                             for r, m in parts.items())
     elif artefact in PANELS["mri"] + PANELS["backward"] + PANELS["finetune_set"]:
         value = {"mri": "mRI", "backward": "backward transfer", "finetune_set": "accuracy on the fine-tuning set"}[
@@ -105,9 +107,9 @@ def our_panel(artefact: str, settings: BenchmarkSettings, acc: pd.DataFrame, tab
         means, errors = summary(table, value)
         plt.close(fig)
         fig, ax = plt.subplots(figsize=(4.0 + 1.6 * len(regimes), 4.2))
-        _heatmap(means, f"{value} (mean of {seeds} seeds)", ax, center=None if value.startswith("accuracy") else 0.0)
+        heatmap(means, f"{value} (mean of {seeds} seeds)", ax, center=None if value.startswith("accuracy") else 0.0)
         data = means.join(errors, rsuffix=" standard error").reset_index()
-        finding = "; ".join(f"{r}: " + _ranked(means[r]) for r in regimes)
+        finding = "; ".join(f"{r}: " + ranked(means[r]) for r in regimes)
         if seeds > 1:
             finding += f"; largest standard error {errors.to_numpy().max():.2f}"
     elif artefact in PANELS["per_dataset"]:
@@ -115,8 +117,8 @@ def our_panel(artefact: str, settings: BenchmarkSettings, acc: pd.DataFrame, tab
         ft = part.xs("FT", level="method")
         for ax, regime in zip(axes[0], regimes):
             matrix = ft.xs(regime, level="regime").unstack("eval_dataset")
-            _heatmap(matrix.rename(columns=lambda c: c.removeprefix("digits_"), index=lambda c: c.removeprefix("digits_")),
-                     f"FT accuracy after fine-tuning, {regime}", ax, center=None)
+            heatmap(matrix.rename(columns=lambda c: c.removeprefix("digits_"), index=lambda c: c.removeprefix("digits_")),
+                    f"FT accuracy after fine-tuning, {regime}", ax, center=None)
         data = part.reset_index()
         pre = acc[acc["method"] == "pretrained"].groupby(["regime", "eval_dataset"])["accuracy"].mean()
         finding = "; ".join(f"{r}: pretrained accuracy " + ", ".join(f"{d.removeprefix('digits_')} {v:.1f}" for d, v in pre.xs(r).items())

@@ -14,6 +14,7 @@ output_dir: str = "build/tiny/figures/imagenet_rib"
 artefact: str = "table03"
 benchmark_params: str = "params/tiny/imagenet_rib/benchmark.yaml"
 results_dir: str = "build/tiny/results"
+experiments_params: str = "params/tiny/imagenet_rib/experiments.yaml"
 
 # %%
 import matplotlib.pyplot as plt
@@ -78,4 +79,30 @@ if has_panel(artefact):
     save_figure(our_fig, our_data, output_dir, f"{artefact}_ours")
     print(f"{settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s):", finding)
 else:
-    print(f"{artefact}: our miniature benchmark has no counterpart of this artefact (see the manifest status).")
+    print(f"{artefact}: no counterpart in the main benchmark's run.")
+
+# %% [markdown]
+# ## Our run: the appendix experiments
+# Tables 8, 10, 11, 14 and 16 are appendix studies. Each is an experiment of the file the
+# `experiments_params` parameter names: the same miniature benchmark with a few settings changed
+# (`lib.imagenet_rib.experiments`), drawn by `lib.imagenet_rib.ours_experiments`.
+# - Table 8 (`clip_zero_shot`): a tiny CLIP pretrained contrastively on the clean digits, fine-tuned
+#   through its zero-shot head with the methods of App. C (FLYP added, no linear probing or LP-FT);
+#   its mRI per method beside the main benchmark's regimes (experiment `main`).
+# - Tables 10 and 11 (`validation_split`): a fifth of each fine-tuning set held out, longer training,
+#   the best validation epoch kept (App. E). Table 10: mRI; Table 11: mean eRI (Eq. 2,
+#   `lib.metrics.robustness` with its default logit-linear baseline; the paper does not say what the
+#   baseline is fit on: ours fits β_j for the fine-tuning set D_i on every model fine-tuned on D_i in
+#   this experiment and in `main`). Both with the difference from `main` (no split, the last epoch) and
+#   the mean selected epoch (none for the post-hoc WiSE-FT and soup).
+# - Table 14 (`weight_decay`): FT's mRI per weight decay and regime.
+# - Table 16 (`wise_alpha`): WiSE-FT's mRI over the alpha grid, at alpha 0.5 and at the best alpha. The
+#   convention is the paper's Eq. 3, W = alpha · W_pre + (1 − alpha) · W_FT: alpha weights the
+#   *pretrained* model (alpha 0 is FT, dashed; alpha 1 the pretrained model, mRI 0).
+# At the full tier the experiments run on the paper's models and data (`python -m lib experiment
+# --tier full --name <experiment>`, GPU); the notebook does not compute them and says so.
+
+# %%
+from lib.imagenet_rib.ours_experiments import show_experiment_panel
+
+show_experiment_panel(artefact, experiments_params, results_dir, output_dir)

@@ -13,6 +13,8 @@
 # %% tags=["parameters"]
 output_dir: str = "build/tiny/figures/imagenet_rib"
 artefact: str = "figure06"
+experiments_params: str = "params/tiny/imagenet_rib/experiments.yaml"
+results_dir: str = "build/tiny/results"
 
 # %%
 import matplotlib.pyplot as plt
@@ -45,5 +47,16 @@ display(Markdown(verdict_markdown(artefact, extra=("table09",) if artefact == "f
 
 # %% [markdown]
 # ## Our run
-# The miniature ImageNet-RIB run (our own few-shot fine-tuning curves) is added by the benchmark
-# notebooks.
+# Fig. 12 has a counterpart in our miniature ImageNet-RIB: experiment `small_subsets` of the file the
+# `experiments_params` parameter names fine-tunes (FT) each regime's model (`clean`, `augmented` and
+# the tiny zero-shot `clip`) on k images per class of each fine-tuning domain. The panel shows the
+# average accuracy on the fine-tuning sets and the average OOD accuracy (each model on the other
+# datasets of the suite) against k, per regime; the dashed lines are the pretrained model. Fig. 6
+# (a few images of ImageNet-1K train) has no counterpart here. The finding is computed from the run.
+# At the full tier the experiments run on the paper's models and data (`python -m lib experiment
+# --tier full --name <experiment>`, GPU); the notebook does not compute them and says so.
+
+# %%
+from lib.imagenet_rib.ours_experiments import show_experiment_panel
+
+show_experiment_panel(artefact, experiments_params, results_dir, output_dir)

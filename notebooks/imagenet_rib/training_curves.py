@@ -16,6 +16,8 @@
 # %% tags=["parameters"]
 output_dir: str = "build/tiny/figures/imagenet_rib"
 artefact: str = "figure05"
+experiments_params: str = "params/tiny/imagenet_rib/experiments.yaml"
+results_dir: str = "build/tiny/results"
 
 # %%
 import matplotlib.pyplot as plt
@@ -50,5 +52,18 @@ display(Markdown(verdict_markdown(artefact, extra=("table03", "table19"))))
 
 # %% [markdown]
 # ## Our run
-# The miniature ImageNet-RIB run (our own learning curves, epoch by epoch) is added by the benchmark
-# notebooks.
+# Both figures have a counterpart in our miniature ImageNet-RIB, experiments of the file the
+# `experiments_params` parameter names, FT evaluated after every epoch:
+# - Fig. 5 (`training_curves`): per epoch (0 = the pretrained model), the average accuracy on the
+#   fine-tuning sets and the average OOD accuracy (each model on the other datasets of the suite),
+#   per regime.
+# - Fig. 13 (`learning_rate`): FT for longer at several learning rates; per epoch, the accuracy on the
+#   fine-tuning sets and the mRI, per learning rate and regime.
+# The finding is computed from the run.
+# At the full tier the experiments run on the paper's models and data (`python -m lib experiment
+# --tier full --name <experiment>`, GPU); the notebook does not compute them and says so.
+
+# %%
+from lib.imagenet_rib.ours_experiments import show_experiment_panel
+
+show_experiment_panel(artefact, experiments_params, results_dir, output_dir)

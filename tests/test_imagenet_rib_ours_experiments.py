@@ -1,0 +1,192 @@
+"""Our-run panels of ImageNet-RIB's appendix experiments, on small synthetic accuracy frames with known answers."""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import pandas as pd
+import pytest
+
+from lib.imagenet_rib.benchmark import PRETRAINED
+from lib.imagenet_rib.experiments import load_experiments
+from lib.imagenet_rib.ours_experiments import (EXPERIMENT_PANELS, ExperimentRun, clip_panel, experiments_source,
+                                               has_experiment_panel, imagenet_val_panel, learning_rate_panel,
+                                               our_experiment_panel, small_subsets_panel, training_curves_panel,
+                                               validation_panel, weight_decay_panel, wise_alpha_panel)
+
+SUITE = ["a", "b", "c"]
+REF = "ref"
+EVALS = SUITE + [REF]
+PRE = 50.0
+IMAGENET_RIB = {"wise_alpha_convention": "imagenet_rib"}
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def model(regime: str, method: str, finetune_dataset: str, accuracy, seed: int = 0, **extra) -> list[dict]:
+    """One model's rows; `accuracy` maps evaluation set -> accuracy, or is one accuracy for all of them."""
+    accuracy = accuracy if isinstance(accuracy, dict) else dict.fromkeys(EVALS, accuracy)
+    return [{"regime": regime, "seed": seed, "method": method, "finetune_dataset": finetune_dataset,
+             "eval_dataset": name, "accuracy": value, **extra} for name, value in accuracy.items()]
+
+
+def benchmark(regime: str, deltas: dict[str, float], seed: int = 0, **extra) -> list[dict]:
+    """The pretrained model at PRE everywhere and, per method, a model per suite set at PRE + delta
+    everywhere: every RI, the mRI and the change of OOD accuracy are delta."""
+    rows = model(regime, PRETRAINED, "", PRE, seed, **extra)
+    for method, delta in deltas.items():
+        rows += [row for name in SUITE for row in model(regime, method, name, PRE + delta, seed, **extra)]
+    return rows
+
+
+def run(rows: list[dict], swept: str | None = None, finetune_datasets: list[str] = SUITE) -> ExperimentRun:
+    return ExperimentRun(pd.DataFrame(rows), SUITE, REF, finetune_datasets, swept, IMAGENET_RIB)
+
+
+def test_wise_alpha_panel_picks_the_best_alpha_per_regime_in_eq3_convention():
+    key = "method_settings.wise_alpha"
+    wise = {"r1": {0.1: 1.0, 0.5: 2.0, 0.9: 3.0}, "r2": {0.1: 4.0, 0.5: -1.0, 0.9: 0.0}}
+    rows = [row for regime, by_alpha in wise.items() for alpha, delta in by_alpha.items()
+            for row in benchmark(regime, {"FT": -5.0, "WiSE-FT": delta}, **{key: alpha})]
+    data, fig, finding = wise_alpha_panel(run(rows, key))
+    assert finding == ("alpha weights the pretrained model (the paper's Eq. 3): "
+                       "r1: mRI +2.0 at alpha 0.5, best +3.0 at alpha 0.9 (FT -5.0); "
+                       "r2: mRI -1.0 at alpha 0.5, best +4.0 at alpha 0.1 (FT -5.0)")
+    assert data.set_index([key, "regime"]).loc[(0.9, "r1"), "WiSE-FT mRI"] == pytest.approx(3.0)
+    assert (data["FT mRI"] == -5.0).all() and len(data) == 6
+    other = ExperimentRun(pd.DataFrame(rows), SUITE, REF, SUITE, key, {"wise_alpha_convention": "wise_ft"})
+    assert wise_alpha_panel(other)[2].startswith("alpha weights the fine-tuned model")
+
+
+def test_validation_panel_mri_difference_from_main_and_selected_epoch():
+    split = []
+    for name, epoch in zip(SUITE, (3, 5, 5)):
+        split += model("r1", "FT", name, PRE + 2.0, selected_epoch=epoch)
+        split += model("r1", "WiSE-FT", name, PRE + 1.0, selected_epoch=math.nan)
+    split += model("r1", PRETRAINED, "", PRE, selected_epoch=math.nan)
+    main = benchmark("r1", {"FT": 0.5, "WiSE-FT": 1.5})
+    data, fig, finding = validation_panel(run(split), run(main), "mRI")
+    got = data.set_index(["method", "regime"])
+    assert got.loc[("FT", "r1"), "mRI"] == pytest.approx(2.0)
+    assert got.loc[("FT", "r1"), "difference from main"] == pytest.approx(1.5)
+    assert got.loc[("WiSE-FT", "r1"), "difference from main"] == pytest.approx(-0.5)
+    assert got.loc[("FT", "r1"), "mean selected epoch"] == pytest.approx(13 / 3)
+    assert math.isnan(got.loc[("WiSE-FT", "r1"), "mean selected epoch"])  # post-hoc: no epoch
+    assert finding == ("r1: mRI FT +2.0, WiSE-FT +1.0; difference from main +0.5 on average (-0.5 to +1.5); "
+                       "mean selected epoch 4.3")
+
+
+def test_validation_panel_mean_eri_against_a_testbed_on_the_identity_line():
+    # per fine-tuning set D_i the testbed is {split up, split down, main up, main down}: in logit space the
+    # points (0, ±ln 3) and (logit .4, logit .4), (logit .6, logit .6), whose least-squares line is y = x;
+    # so β_j(50 %) = 50 % and eRI = 75 - 50 = +25 (up), 25 - 50 = -25 (down), 0 for main's models.
+    split, main = [], []
+    for regime_rows, models in ((split, {"up": 75.0, "down": 25.0}), (main, {"up": 40.0, "down": 60.0})):
+        regime_rows += model("r1", PRETRAINED, "", PRE, selected_epoch=math.nan)
+        for method, other in models.items():
+            for name in SUITE:
+                own = 50.0 if regime_rows is split else other
+                accuracy = {d: own if d in (name, REF) else other for d in EVALS}
+                regime_rows += model("r1", method, name, accuracy, selected_epoch=1)
+    main = [{k: v for k, v in row.items() if k != "selected_epoch"} for row in main]
+    data, fig, finding = validation_panel(run(split), run(main), "mean eRI")
+    got = data.set_index("method")
+    assert got.loc["up", "mean eRI"] == pytest.approx(25.0) and got.loc["down", "mean eRI"] == pytest.approx(-25.0)
+    assert got.loc["up", "difference from main"] == pytest.approx(25.0)
+    assert got.loc["down", "difference from main"] == pytest.approx(-25.0)
+    assert finding.endswith("negative for 1 of 2 methods")
+
+
+def test_imagenet_val_panel_accuracy_and_difference_from_the_pretrained_model():
+    pre = {"a": 50.0, "b": 60.0, "c": 70.0, REF: 80.0}
+    after = {"a": 55.0, "b": 57.0, "c": 70.0, REF: 95.0}
+    rows = model("r1", PRETRAINED, "", pre) + model("r1", "FT", REF, after)
+    data, fig, finding = imagenet_val_panel(run(rows, finetune_datasets=[REF]))
+    assert data.set_index("eval_dataset")["difference"].to_dict() == {"a": 5.0, "b": -3.0, "c": 0.0, REF: 15.0}
+    assert finding == "r1: ref (fine-tuned on) 95.0 (+15.0), mean change on the suite +0.7 (from -3.0 on b to +5.0 on a)"
+
+
+def test_clip_panel_sets_the_clip_regime_beside_the_main_regimes():
+    clip = benchmark("clip", {"FT": -8.0, "FLYP": -4.0}) + benchmark("clip", {"FT": -12.0, "FLYP": -4.0}, seed=1)
+    main = benchmark("r1", {"FT": 1.0, "Linear Probing": 0.0}) + benchmark("r2", {"FT": 2.0, "Linear Probing": 0.5})
+    data, fig, finding = clip_panel(run(clip), run(main))
+    means = data.set_index("method")
+    assert list(means.columns) == ["clip", "r1", "r2"]
+    assert means.loc["FT"].tolist() == pytest.approx([-10.0, 1.0, 2.0])  # clip: mean of two seeds
+    assert math.isnan(means.loc["FLYP", "r1"]) and math.isnan(means.loc["Linear Probing", "clip"])
+    assert finding == "clip: FLYP -4.0, FT -10.0; FT mRI clip -10.0, r1 +1.0, r2 +2.0"
+
+
+def test_weight_decay_panel_highest_and_lowest_mri():
+    key = "finetune.weight_decay"
+    rows = [row for decay, delta in {0.0: -1.0, 0.01: 2.0, 0.1: -3.0}.items()
+            for row in benchmark("r1", {"FT": delta}, **{key: decay})]
+    data, fig, finding = weight_decay_panel(run(rows, key))
+    assert data["mRI"].tolist() == pytest.approx([-1.0, 2.0, -3.0])
+    assert finding == "r1: mRI -1.0 at weight decay 0, -3.0 at 0.1; highest +2.0 at 0.01, lowest -3.0 at 0.1"
+
+
+def test_training_curves_panel_starts_at_the_pretrained_model():
+    rows = model("r1", PRETRAINED, "", PRE, epoch=math.nan)
+    for epoch in (1, 2):
+        for name in SUITE:
+            accuracy = {d: PRE + 10 * epoch if d == name else PRE - epoch for d in EVALS}
+            rows += model("r1", "FT", name, accuracy, epoch=epoch)
+    data, fig, finding = training_curves_panel(run(rows))
+    assert data["epoch"].tolist() == [0, 1, 2]
+    assert data["accuracy on the fine-tuning set"].tolist() == pytest.approx([50.0, 60.0, 70.0])
+    assert data["OOD accuracy"].tolist() == pytest.approx([50.0, 49.0, 48.0])
+    assert finding == "r1: fine-tuning sets 50.0 → 60.0 → 70.0, OOD 50.0 → 49.0 → 48.0 (epochs 0, 1, 2)"
+
+
+def test_learning_rate_panel_last_and_lowest_mri_per_rate():
+    key = "finetune.base_lr"
+    rows = []
+    for rate, deltas in {0.01: (-4.0, -2.0), 0.001: (-1.0, -1.5)}.items():
+        rows += model("r1", PRETRAINED, "", PRE, epoch=math.nan, **{key: rate})
+        for epoch, delta in zip((1, 2), deltas):
+            rows += [row for name in SUITE for row in model("r1", "FT", name, PRE + delta, epoch=epoch, **{key: rate})]
+    data, fig, finding = learning_rate_panel(run(rows, key))
+    assert data[key].tolist() == [0.001, 0.001, 0.01, 0.01] and data["mRI"].tolist() == pytest.approx([-1.0, -1.5, -4.0, -2.0])
+    assert finding == ("r1, lr 0.001: after epoch 2 fine-tuning sets 48.5, mRI -1.5 (lowest -1.5); "
+                       "r1, lr 0.01: after epoch 2 fine-tuning sets 48.0, mRI -2.0 (lowest -4.0)")
+
+
+def test_small_subsets_panel_against_the_pretrained_model():
+    key = "images_per_class"
+    rows = []
+    for k, (own, other) in {1: (40.0, 45.0), 10: (80.0, 55.0)}.items():
+        rows += model("r1", PRETRAINED, "", PRE, **{key: k})
+        for name in SUITE:
+            rows += model("r1", "FT", name, {d: own if d == name else other for d in EVALS}, **{key: k})
+    data, fig, finding = small_subsets_panel(run(rows, key))
+    assert data["accuracy on the fine-tuning set"].tolist() == pytest.approx([40.0, 80.0])
+    assert data["OOD accuracy"].tolist() == pytest.approx([45.0, 55.0])
+    assert (data["OOD accuracy (pretrained)"] == PRE).all()
+    assert finding == ("r1: fine-tuning sets 40.0 at k=1 to 80.0 at k=10 (pretrained 50.0, below it at k=1), "
+                       "OOD 45.0 at k=1 to 55.0 at k=10 (pretrained 50.0, below it at k=1)")
+
+
+@pytest.mark.parametrize("tier", ["tiny", "mini", "full"])
+def test_every_panel_names_an_experiment_that_feeds_its_artefact(tier):
+    path = f"params/{tier}/imagenet_rib/experiments.yaml"
+    _, experiments = load_experiments(path)
+    assert "main" in experiments
+    for artefact, name in EXPERIMENT_PANELS.items():
+        assert artefact in experiments[name].artefacts, (tier, artefact, name)
+    assert experiments_source(path) == ("registry" if tier == "full" else "embedded")
+
+
+def test_unknown_artefacts_have_no_experiment_panel():
+    assert has_experiment_panel("table16") and not has_experiment_panel("table03")
+    with pytest.raises(KeyError, match="no experiment panel"):
+        our_experiment_panel("table03", "params/tiny/imagenet_rib/experiments.yaml", "unused")
