@@ -58,6 +58,14 @@ def test_train_calls_the_epoch_hook_after_every_epoch():
     assert seen == [(1, True), (2, True), (3, True)]
 
 
+def test_train_calls_the_step_hook_after_every_optimiser_step():
+    model = nn.Linear(4, 2)
+    weights = []
+    batches = tensor_batches(torch.randn(16, 4), torch.randint(0, 2, (16,)), 8, 0)
+    train(model, batches, TrainConfig(epochs=3, batch_size=8, base_lr=0.1), after_step=lambda m: weights.append(m.weight.clone()))
+    assert len(weights) == 6 and not torch.equal(weights[0], weights[1])  # 2 steps per epoch, each after an update
+
+
 def test_best_epoch_returns_the_model_of_the_best_scoring_epoch():
     scores = iter([10.0, 30.0, 30.0, 20.0])  # epoch 2 is best; epoch 3 ties it and loses
     snapshots = []

@@ -110,9 +110,7 @@ def pretrain_clip(
     """Train `model` in place with the CLIP loss on (image, `template` filled with its class name) pairs.
 
     Same-class images in a batch count as negatives of each other's caption (`flyp_loss`). The logit
-    scale is clamped to [0, ln 100] after every step as in CLIP; `lib.train.loop.train` has no
-    per-step hook, so the loss clamps it before each forward (i.e. after the previous step) and the
-    last step's update is clamped once training ends. Returns the mean loss of each epoch.
+    scale is clamped to [0, ln 100] after every step as in CLIP. Returns the mean loss of each epoch.
     """
     if len(labels) != len(images):
         raise ValueError(f"{len(images)} images but {len(labels)} labels")
@@ -120,10 +118,5 @@ def pretrain_clip(
         raise ValueError(f"labels must lie in [0, {len(class_names)}), got [{labels.min()}, {labels.max()}]")
     captions = tokenize_prompts(tokenizer, class_names, [template])[:, 0].to(config.device)
 
-    def clip_loss(m: nn.Module, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-        clamp_logit_scale_(m)
-        return flyp_loss(m, x, y, captions)
-
-    history = train(model, tensor_batches(images, labels, config.batch_size, config.seed), config, loss=clip_loss)
-    clamp_logit_scale_(model)
-    return history
+    return train(model, tensor_batches(images, labels, config.batch_size, config.seed), config,
+                 loss=lambda m, x, y: flyp_loss(m, x, y, captions), after_step=clamp_logit_scale_)

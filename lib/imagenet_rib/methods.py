@@ -98,23 +98,11 @@ class BestEpoch:
 
 
 def _clamp_logit_scales_(model: nn.Module) -> None:
-    """Clamp the logit scale of every zero-shot CLIP head in `model` to [0, ln 100]."""
+    """Clamp the logit scale of every zero-shot CLIP head in `model` to [0, ln 100] (the released
+    code does so after every step)."""
     for head in model.modules():
         if isinstance(head, ZeroShotClassifier):
             clamp_logit_scale_(head.model)
-
-
-def _clamping_logit_scale(model: nn.Module, loss: Callable) -> Callable:
-    """`loss`, first clamping the logit scales of `model`'s zero-shot CLIP heads: the released code
-    clamps after every step, the same thing as before every forward but the last (`fit` does that one)."""
-    if not any(isinstance(m, ZeroShotClassifier) for m in model.modules()):
-        return loss
-
-    def clamped(m: nn.Module, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-        _clamp_logit_scales_(m)
-        return loss(m, x, y)
-
-    return clamped
 
 
 def masked(logits: torch.Tensor, mask: torch.Tensor | None) -> torch.Tensor:
@@ -156,10 +144,9 @@ def train_method(
 
     def fit(trained: nn.Module, loss: Callable = ce, run: TrainConfig = config) -> nn.Module:
         """The method's (last) training stage, through the epoch hook: the model it chooses."""
-        train(trained, batches, run, loss=_clamping_logit_scale(trained, loss), on_epoch_end=epoch_hook)
-        chosen = trained if epoch_hook is None else epoch_hook.chosen(trained)
-        _clamp_logit_scales_(chosen)  # the last step's update, clamped too
-        return chosen
+        zero_shot = any(isinstance(m, ZeroShotClassifier) for m in trained.modules())
+        train(trained, batches, run, loss=loss, on_epoch_end=epoch_hook, after_step=_clamp_logit_scales_ if zero_shot else None)
+        return trained if epoch_hook is None else epoch_hook.chosen(trained)
 
     if method == "FT":
         model = fit(model)

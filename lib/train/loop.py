@@ -77,6 +77,7 @@ def train(
     groups: list[dict] | None = None,
     loss: Loss | None = None,
     on_epoch_end: Callable[[int, nn.Module], None] | None = None,
+    after_step: Callable[[nn.Module], None] | None = None,
 ) -> list[float]:
     """Train `model` in place; return the mean loss of each epoch.
 
@@ -84,7 +85,8 @@ def train(
     trainable parameters, weight decay off for 1-D ones). Every step sets each group's lr to
     `peak_lr × lr_scale × warmup_cosine(step)`. `loss` defaults to `cross_entropy(config.label_smoothing)`.
     `on_epoch_end(epoch, model)` (epochs counted from 1) runs after each epoch, e.g. to evaluate or keep
-    the model of the best epoch; the model is back in training mode after it.
+    the model of the best epoch; the model is back in training mode after it. `after_step(model)`
+    runs after every optimiser step (e.g. CLIP's clamp of its logit scale).
     """
     torch.manual_seed(config.seed)
     device = torch.device(config.device)
@@ -120,6 +122,8 @@ def train(
             optimizer.zero_grad(set_to_none=True)
             value.backward()
             optimizer.step()
+            if after_step is not None:
+                after_step(model)
             losses.append(value.item())
             step += 1
         history.append(sum(losses) / len(losses))
