@@ -427,12 +427,18 @@ class Benchmark:
 
     def _accuracy(self, model: nn.Module, batches: Batches, suite: Suite, name: str) -> float:
         """Accuracy (%) of `model` on `batches` of dataset `name` (its mask applied); the model stays put."""
-        correct = total = 0
+        predictions, targets = self._predictions(model, batches, suite, name)
+        return 100.0 * float((predictions == targets).float().mean())
+
+    def _predictions(self, model: nn.Module, batches: Batches, suite: Suite, name: str) -> tuple[torch.Tensor, torch.Tensor]:
+        """Predicted classes and targets of every item of `batches` of dataset `name`, batch by batch
+        (no dataset's logits are kept: ImageNet-C's would take 15 GB)."""
+        predictions, targets = [], []
         for batch in batches:
-            logits, targets = predict_logits(model, [batch], self.s.device, amp=self.s.config("finetune", 0).amp)
-            correct += int((suite.predictions(name, logits) == targets).sum())
-            total += len(targets)
-        return 100.0 * correct / total
+            logits, target = predict_logits(model, [batch], self.s.device, amp=self.s.config("finetune", 0).amp)
+            predictions.append(suite.predictions(name, logits))
+            targets.append(target)
+        return torch.cat(predictions), torch.cat(targets)
 
     # -- models ----------------------------------------------------------------------------------
     def pretrained(self, regime: str, seed: int) -> nn.Module:
@@ -552,19 +558,13 @@ class Benchmark:
         return trained if own_classes is None else trained.with_class_tokens(pretrained.class_tokens)
 
     def _evaluate(self, model: nn.Module, suite: Suite, release: bool = True) -> pd.DataFrame:
-        """Per-item predictions on every evaluation set, batch by batch (no dataset's logits are kept:
-        ImageNet-C's would take 15 GB); `release`: the model is left on the CPU (not during training)."""
-        amp = self.s.config("finetune", 0).amp
+        """Per-item predictions on every evaluation set; `release`: the model is left on the CPU (not
+        during training)."""
         frames = []
         for name, evaluation in suite.evaluation_sets().items():
-            predictions, targets = [], []
-            for batch in evaluation.batches:
-                logits, target = predict_logits(model, [batch], self.s.device, amp=amp)
-                predictions.append(suite.predictions(name, logits))
-                targets.append(target)
-            targets = torch.cat(targets).numpy()
+            predictions, targets = self._predictions(model, evaluation.batches, suite, name)
             frames.append(pd.DataFrame({"eval_dataset": name, "part": evaluation.parts, "item": np.arange(len(targets)),
-                                        "target": targets, "prediction": torch.cat(predictions).numpy()}))
+                                        "target": targets.numpy(), "prediction": predictions.numpy()}))
         if release:
             model.cpu()
         return pd.concat(frames, ignore_index=True)
@@ -606,9 +606,8 @@ def robustness_table(
     averages over every other dataset of `suite`."""
     finetune_datasets = list(suite) if finetune_datasets is None else finetune_datasets
     if "epoch" in acc and acc["epoch"].notna().any():
-        pre, tuned = acc[acc["method"] == PRETRAINED], acc[acc["method"] != PRETRAINED]
-        return pd.concat([robustness_table(pd.concat([pre, part]).drop(columns="epoch"), suite, reference, finetune_datasets)
-                          .assign(epoch=int(epoch)) for epoch, part in tuned.groupby("epoch", sort=True)], ignore_index=True)
+        table = per_value(acc, "epoch", lambda part: robustness_table(part, suite, reference, finetune_datasets))
+        return table.astype({"epoch": int})
     rows = []
     for (regime, seed), group in acc.groupby(["regime", "seed"], sort=False):
         pre = group[group["method"] == PRETRAINED].set_index("eval_dataset")["accuracy"].to_dict()
@@ -625,6 +624,14 @@ def robustness_table(
                 row["mean selected epoch"] = float(runs.groupby("finetune_dataset")["selected_epoch"].first().mean())
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def per_value(acc: pd.DataFrame, column: str, compute: Callable[[pd.DataFrame], pd.DataFrame]) -> pd.DataFrame:
+    """`compute` on the rows of each value of `column`, with that column added; rows without a value
+    (the pretrained model's in per-epoch runs) join every value."""
+    shared = acc[acc[column].isna()]
+    return pd.concat([compute(pd.concat([shared, part]).drop(columns=column)).assign(**{column: value})
+                      for value, part in acc[acc[column].notna()].groupby(column, sort=True)], ignore_index=True)
 
 
 def mean_and_standard_error(table: pd.DataFrame, value: str) -> pd.DataFrame:

@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..finetune.interpolation import PAPER_WISE_FT_ALPHA
 from ..metrics.robustness import effective_robustness_improvement
-from .benchmark import PRETRAINED, Benchmark, robustness_table
+from .benchmark import PRETRAINED, Benchmark, per_value, robustness_table
 from .experiments import load_experiments, run_experiment
 from .ours import heatmap, ood_average_before_after, ranked, summary
 
@@ -98,14 +98,6 @@ class ExperimentRun:
             pre = pre[pre[self.swept] == pre[self.swept].iloc[0]]  # the same model in every variant
         return pd.DataFrame({FT_SET: pre.groupby("regime", sort=False)["accuracy"].mean(),
                              "OOD accuracy": ood.groupby("regime", sort=False)["before"].mean()})
-
-
-def per_value(acc: pd.DataFrame, column: str, compute: Callable[[pd.DataFrame], pd.DataFrame]) -> pd.DataFrame:
-    """`compute` on the rows of each value of `column`, with that column added; rows without a value
-    (the pretrained model's in per-epoch runs) join every value."""
-    shared = acc[acc[column].isna()]
-    return pd.concat([compute(pd.concat([shared, part]).drop(columns=column)).assign(**{column: value})
-                      for value, part in acc[acc[column].notna()].groupby(column, sort=True)], ignore_index=True)
 
 
 def has_experiment_panel(artefact: str) -> bool:

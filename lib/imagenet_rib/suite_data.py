@@ -19,6 +19,7 @@ Both suites give the benchmark the same things:
 from __future__ import annotations
 
 import copy
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -95,7 +96,22 @@ def seeded_subset(count: int, n_items: int, seed: int) -> torch.Tensor:
     return order[:n_items].sort().values
 
 
-class EmbeddedSuite:
+class FineTuningBatches(ABC):
+    """A suite's training and held-out batches of a fine-tuning dataset, from its `_split_batches`
+    (part 0: the images `split` trains on, shuffled; part 1: the ones it holds out)."""
+
+    @abstractmethod
+    def _split_batches(self, name: str, batch_size: int, seed: int, split: TrainingSplit, part: int) -> Batches:
+        """Batches of part `part` of `split` of dataset `name`."""
+
+    def train_batches(self, name: str, batch_size: int, seed: int, split: TrainingSplit = TrainingSplit()) -> Batches:
+        return self._split_batches(name, batch_size, seed, split, 0)
+
+    def validation_batches(self, name: str, batch_size: int, seed: int, split: TrainingSplit) -> Batches:
+        return self._split_batches(name, batch_size, seed, split, 1)
+
+
+class EmbeddedSuite(FineTuningBatches):
     """The miniature suite: shifted digits domains, some keeping only a class subset (`class_subsets`)."""
 
     def __init__(self, pretrain_domain: str, suite: Sequence[str], class_subsets: dict, image_size: int) -> None:
@@ -133,12 +149,6 @@ class EmbeddedSuite:
         images, labels = self._finetuning_images(name)
         keep = torch.as_tensor(split.indices(labels.tolist(), seed)[part])
         return tensor_batches(images[keep], labels[keep], batch_size, seed, shuffle=part == 0)
-
-    def train_batches(self, name: str, batch_size: int, seed: int, split: TrainingSplit = TrainingSplit()) -> Batches:
-        return self._split_batches(name, batch_size, seed, split, 0)
-
-    def validation_batches(self, name: str, batch_size: int, seed: int, split: TrainingSplit) -> Batches:
-        return self._split_batches(name, batch_size, seed, split, 1)
 
     def own_class_names(self, name: str) -> None:
         """Every embedded domain shares the pretraining classes (subsets are masks)."""
@@ -206,7 +216,7 @@ def open_parts(s: DatasetSpec, root: str | None = None) -> dict[str, LabelledIma
     return parts
 
 
-class RegistrySuite:
+class RegistrySuite(FineTuningBatches):
     """The paper's suite of registered ImageNet datasets (full tier), each opened through the registry.
 
     - Images pass through `transform` (the pretrained model's eval transform, `with_transform`), for
@@ -296,12 +306,6 @@ class RegistrySuite:
         if split != TrainingSplit():
             data = Subset(data, split.indices(targets, seed)[part].tolist())
         return self._loader(data, batch_size, seed if part == 0 else None)
-
-    def train_batches(self, name: str, batch_size: int, seed: int, split: TrainingSplit = TrainingSplit()) -> Batches:
-        return self._split_batches(name, batch_size, seed, split, 0)
-
-    def validation_batches(self, name: str, batch_size: int, seed: int, split: TrainingSplit) -> Batches:
-        return self._split_batches(name, batch_size, seed, split, 1)
 
     def own_class_names(self, name: str) -> list[str] | None:
         """The class names of a dataset with its own label space (StanfordCars); None in ImageNet's."""
