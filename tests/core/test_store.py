@@ -12,7 +12,7 @@ import pytest
 
 from lib.store import FeatureCache, RunContext, Store, run_key
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def rows(n: int = 3) -> pd.DataFrame:

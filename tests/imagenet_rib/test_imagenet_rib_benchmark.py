@@ -319,7 +319,7 @@ def test_registry_zero_shot_clip_fine_tunes_through_its_head_and_on_stanford_car
     from open_clip.tokenizer import SimpleTokenizer
 
     from lib.models.standins import build_standin
-    from tests.test_data_sources import write_cars
+    from tests.core.test_data_sources import write_cars
 
     if not (fake_root / "stanford_cars").exists():
         write_cars(fake_root / "stanford_cars", train=[1, 2, 3, 196], test=[1])
