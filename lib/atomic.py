@@ -1,11 +1,20 @@
-"""Atomic file writes: a reader never sees a half-written file, a killed writer leaves none."""
+"""Atomic file writes and compute-once files.
+
+A reader never sees a half-written file and a killed writer leaves none (`atomic_write`); a file
+that several processes may want at once is computed by one of them while the others wait for it
+(`load_or_make`), so parallel notebooks never compute the same run twice.
+"""
 
 from __future__ import annotations
 
 import os
 import tempfile
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TypeVar
+
+from filelock import FileLock
+
+T = TypeVar("T")
 
 
 def atomic_write(path: str | Path, write: Callable[[str], None]) -> None:
@@ -20,3 +29,25 @@ def atomic_write(path: str | Path, write: Callable[[str], None]) -> None:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def load_or_make(path: str | Path, load: Callable[[Path], T], make: Callable[[], T],
+                 write: Callable[[T, str], None]) -> T:
+    """`load(path)` if the file exists; else `make()`, written atomically with `write(value, tmp)`.
+
+    The making happens under an inter-process lock (`<path>.lock`), on the pinned thread count
+    (`lib.threads`); a process that finds the lock taken waits, then loads what the other made.
+    """
+    from .threads import pinned
+
+    path = Path(path)
+    if path.is_file():
+        return load(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(f"{path}.lock"):
+        if path.is_file():
+            return load(path)
+        with pinned():
+            value = make()
+        atomic_write(path, lambda tmp: write(value, tmp))
+    return value

@@ -11,8 +11,8 @@ from . import PAPERS, TIERS
 from .paths import MANIFEST, PARAMS_DIR, REPO_ROOT
 
 COLUMNS = ["paper", "artefact", "kind", "caption", "notebook", "tiers", "status"]
-STATUSES = ("todo", "published", "reproduced", "diagram", "absent")
-RUNNABLE = ("published", "reproduced")
+STATUSES = ("todo", "published", "reproduced", "ours_only", "diagram", "absent")
+RUNNABLE = ("published", "reproduced", "ours_only")
 KINDS = ("table", "figure", "ledger")  # `ledger`: a paper's claims ledger (artefact `claims`)
 
 
@@ -58,7 +58,7 @@ def read(path: Path = MANIFEST) -> list[Entry]:
 
 
 def select(tier: str, paper: str | None = None, artefact: str | None = None) -> list[Entry]:
-    """The runnable rows (published/reproduced) with params for `tier`, optionally one paper or artefact."""
+    """The runnable rows (published, reproduced, ours_only) with params for `tier`, optionally one paper or artefact."""
     if tier not in TIERS:
         raise ValueError(f"unknown tier {tier!r}; expected one of {list(TIERS)}")
     chosen = [

@@ -20,6 +20,8 @@ from typing import Any
 import jupytext
 import yaml
 
+from .paths import resolve
+
 
 class ParamsError(ValueError):
     """A params file that does not match its notebook's declared parameters."""
@@ -82,8 +84,9 @@ def matches(value: Any, annotation: str) -> bool:
 
 
 def read_params_file(path: str | Path) -> dict[str, Any]:
-    """The mapping in a YAML params file (an empty file is an empty mapping)."""
-    path = Path(path)
+    """The mapping in a YAML params file (an empty file is an empty mapping); a relative path is
+    read from the repository root, whatever the working directory."""
+    path = resolve(path)
     if not path.is_file():
         raise ParamsError(f"params file not found: {path}")
     content = yaml.safe_load(path.read_text()) or {}

@@ -1,21 +1,21 @@
 """One figure style for the project, and saving a figure with the data behind it.
 
 Every figure is written as `<stem>.png`, `<stem>.pdf` and `<stem>.csv` (the tidy data drawn), each
-atomically and without timestamps, so re-running a notebook gives identical files.
+atomically and without timestamps, so re-running a notebook gives identical files; in a notebook the
+saved figure is also displayed, so a reader sees every figure the notebook writes. The backend is
+the caller's: a Jupyter kernel draws inline, a script without a display falls back to Agg.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt
+import pandas as pd
+import seaborn as sns
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-import seaborn as sns  # noqa: E402
-
-from .atomic import atomic_write  # noqa: E402
+from .atomic import atomic_write
+from .paths import REPO_ROOT, resolve
 
 
 def set_style() -> None:
@@ -25,8 +25,9 @@ def set_style() -> None:
 
 
 def save_figure(fig: plt.Figure, data: pd.DataFrame, out_dir: str | Path, stem: str) -> list[Path]:
-    """Write `fig` as PNG and PDF and `data` as CSV under `out_dir`; return the three paths."""
-    out_dir = Path(out_dir)
+    """Write `fig` as PNG and PDF and `data` as CSV under `out_dir` (relative paths from the
+    repository root); in a notebook, display the figure and say where it went. Return the paths."""
+    out_dir = resolve(out_dir)
     written = []
     for suffix, metadata in ((".png", {"Software": None}), (".pdf", {"CreationDate": None, "Producer": None})):
         path = out_dir / f"{stem}{suffix}"
@@ -35,4 +36,21 @@ def save_figure(fig: plt.Figure, data: pd.DataFrame, out_dir: str | Path, stem: 
     csv_path = out_dir / f"{stem}.csv"
     atomic_write(csv_path, lambda tmp: data.to_csv(tmp, index=False))
     written.append(csv_path)
+    _show_in_notebook(fig, out_dir / stem)
     return written
+
+
+def _show_in_notebook(fig: plt.Figure, stem: Path) -> None:
+    """Display `fig` once (then close it, so the inline backend does not draw it again) and name
+    the files written, when running in a Jupyter kernel; do nothing elsewhere."""
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+    except ImportError:
+        return
+    if get_ipython() is None:
+        return
+    display(fig)
+    plt.close(fig)
+    where = stem.relative_to(REPO_ROOT) if stem.is_relative_to(REPO_ROOT) else stem
+    print(f"saved {where}.png, .pdf and .csv")

@@ -5,55 +5,100 @@
     python -m lib run --tier full --artefact figure02 --paper ssl_protocols
 
 Every selected params file is validated against its notebook's `parameters` cell before any
-notebook starts. Executed notebooks land in `build/<tier>/notebooks/<paper>/<artefact>.ipynb`;
-figures go where each params file's `output_dir` says.
+notebook starts. Notebooks run in parallel worker processes (one per core by default), each kernel
+on the pinned thread count of `lib.threads`, with the repository root as working directory; runs
+that several notebooks share are computed once (`lib.atomic.load_or_make`). Executed notebooks land
+in `build/<tier>/notebooks/<paper>/<artefact>.ipynb` (or under `executed_dir`); figures go where
+each params file's `output_dir` says.
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from itertools import chain, zip_longest
 from pathlib import Path
+from typing import Any
 
 import jupytext
 import papermill
 
 from .manifest import Entry, select
 from .params import load_for_notebook
-from .paths import REPO_ROOT
+from .paths import REPO_ROOT, resolve
+from .threads import kernel_environment, run_threads
 
 log = logging.getLogger(__name__)
 BUILD_DIR = REPO_ROOT / "build"
-KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
+KERNEL_NAME = "python3"
+KERNELSPEC = {"name": KERNEL_NAME, "display_name": "Python 3", "language": "python"}
 
 
-def executed_path(entry: Entry, tier: str) -> Path:
+def executed_path(entry: Entry, tier: str, executed_dir: str | Path | None = None) -> Path:
     """Where the executed notebook of `entry` at `tier` is written."""
-    return BUILD_DIR / tier / "notebooks" / entry.paper / f"{entry.artefact}.ipynb"
+    root = resolve(executed_dir) if executed_dir else BUILD_DIR / tier / "notebooks"
+    return root / entry.paper / f"{entry.artefact}.ipynb"
 
 
-def run(tier: str, paper: str | None = None, artefact: str | None = None, cell_timeout: int = 3600) -> list[Path]:
-    """Validate every selected params file, then execute each notebook; return the executed paths."""
-    entries = select(tier, paper, artefact)
-    params = {e: load_for_notebook(e.params_path(tier), e.notebook_path) for e in entries}
-    written = []
+def interleaved(entries: list[Entry]) -> list[Entry]:
+    """Round-robin over papers, so that parallel workers start on different papers' studies."""
+    by_paper: dict[str, list[Entry]] = {}
     for entry in entries:
-        output = executed_path(entry, tier)
-        output.parent.mkdir(parents=True, exist_ok=True)
-        source = output.with_suffix(".source.ipynb")
-        notebook = jupytext.read(entry.notebook_path)
-        notebook.metadata["kernelspec"] = KERNELSPEC
-        notebook.metadata["language_info"] = {"name": "python"}
-        jupytext.write(notebook, source)
-        log.info("running %s/%s at tier %s", entry.paper, entry.artefact, tier)
-        papermill.execute_notebook(
-            str(source),
-            str(output),
-            parameters=params[entry],
-            kernel_name="python3",
-            cwd=str(REPO_ROOT),
-            execution_timeout=cell_timeout,
-            progress_bar=False,
-        )
-        source.unlink()
-        written.append(output)
-    return written
+        by_paper.setdefault(entry.paper, []).append(entry)
+    return [e for e in chain.from_iterable(zip_longest(*by_paper.values())) if e is not None]
+
+
+def default_workers() -> int:
+    """One worker per core, each kernel using the pinned thread count."""
+    return max(1, (os.cpu_count() or 1) // run_threads())
+
+
+def run(tier: str, paper: str | None = None, artefact: str | None = None, cell_timeout: int = 3600,
+        executed_dir: str | Path | None = None, workers: int | None = None) -> list[Path]:
+    """Validate every selected params file, then execute the notebooks; return the executed paths
+    in the manifest's order. The first failing notebook stops the run with its error."""
+    entries = select(tier, paper, artefact)
+    jobs = [(entry, load_for_notebook(entry.params_path(tier), entry.notebook_path),
+             executed_path(entry, tier, executed_dir), cell_timeout) for entry in entries]
+    outputs = [job[2] for job in jobs]
+    order = interleaved(entries)
+    jobs.sort(key=lambda job: order.index(job[0]))
+    workers = min(workers or default_workers(), len(jobs))
+    log.info("running %d notebook(s) at tier %s on %d worker(s), %d thread(s) each", len(jobs), tier, workers, run_threads())
+    started = time.perf_counter()
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        futures = [pool.submit(execute, *job) for job in jobs]
+        try:
+            for done, (future, job) in enumerate(zip(futures, jobs), start=1):
+                seconds = future.result()
+                log.info("[%d/%d] %s/%s done in %.0f s (%.0f s so far)", done, len(jobs), job[0].paper,
+                         job[0].artefact, seconds, time.perf_counter() - started)
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+    return outputs
+
+
+def execute(entry: Entry, params: dict[str, Any], output: Path, cell_timeout: int) -> float:
+    """Execute one notebook with papermill (in a worker process); return the seconds it took."""
+    os.environ.update(kernel_environment())
+    output.parent.mkdir(parents=True, exist_ok=True)
+    source = output.with_suffix(".source.ipynb")
+    notebook = jupytext.read(entry.notebook_path)
+    notebook.metadata["kernelspec"] = KERNELSPEC
+    notebook.metadata["language_info"] = {"name": "python"}
+    jupytext.write(notebook, source)
+    started = time.perf_counter()
+    try:
+        papermill.execute_notebook(str(source), str(output), parameters=params, kernel_name=KERNEL_NAME,
+                                   cwd=str(REPO_ROOT), execution_timeout=cell_timeout, progress_bar=False)
+    except papermill.PapermillExecutionError as error:  # re-raised as a plain error: it crosses processes
+        raise RuntimeError(f"{entry.paper}/{entry.artefact} failed (executed notebook: {output}):\n{error}") from None
+    finally:
+        source.unlink(missing_ok=True)
+    return time.perf_counter() - started

@@ -3,7 +3,8 @@
 Runs store per-item outputs (targets, predictions, logits), never only a summary, so a metric can
 be recomputed without a forward pass. Each file is written to a temporary name and renamed into
 place, so a killed run leaves no half-written result; re-running the same sweep skips every key
-that is already stored and completes the rest.
+that is already stored and completes the rest. Two processes asking for the same run at once
+compute it once (`lib.atomic.load_or_make`), on the pinned thread count (`lib.threads`).
 
 Layout under the results root:
 
@@ -22,8 +23,10 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-from .atomic import atomic_write
+from .atomic import load_or_make
+from .paths import resolve
 from .provenance import canonical_json, config_hash, device_name, git_revision, library_versions
+from .threads import run_threads
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +55,7 @@ class Store:
     """Parquet results of one paper's runs under `<root>/<paper>/runs/`."""
 
     def __init__(self, root: str | Path, paper: str) -> None:
-        self.root = Path(root)
+        self.root = resolve(root)
         self.paper = paper
         self.runs_dir = self.root / paper / "runs"
 
@@ -74,17 +77,18 @@ class Store:
         (scalar entries as columns, the whole as canonical JSON) and provenance columns.
         """
         key = run_key(config)
-        path = self.path(key)
-        if path.is_file():
+
+        def make() -> pd.DataFrame:
+            started = time.perf_counter()
+            rows = self._with_provenance(compute(), key, config, context, time.perf_counter() - started)
+            log.info("wrote %s: %d rows in %.1fs (%s)", key, len(rows), rows["duration_s"].iloc[0], _describe(config))
+            return rows
+
+        def load(path: Path) -> pd.DataFrame:
             log.info("skip %s: already stored (%s)", key, _describe(config))
             return pd.read_parquet(path)
-        started = time.perf_counter()
-        rows = compute()
-        duration = time.perf_counter() - started
-        rows = self._with_provenance(rows, key, config, context, duration)
-        atomic_write(path, lambda tmp: rows.to_parquet(tmp, index=False))
-        log.info("wrote %s: %d rows in %.1fs (%s)", key, len(rows), duration, _describe(config))
-        return rows
+
+        return load_or_make(self.path(key), load, make, lambda rows, tmp: rows.to_parquet(tmp, index=False))
 
     @staticmethod
     def _with_provenance(
@@ -107,6 +111,7 @@ class Store:
             "device": device_name(context.device),
             "dtype": context.dtype,
             "duration_s": duration,
+            "threads": run_threads(),
         }
         for name, value in provenance.items():
             rows[name] = value
@@ -131,7 +136,7 @@ class FeatureCache:
     """
 
     def __init__(self, root: str | Path) -> None:
-        self.dir = Path(root) / "features"
+        self.dir = resolve(root) / "features"
 
     def get(
         self,
@@ -140,16 +145,18 @@ class FeatureCache:
     ) -> tuple[np.ndarray, np.ndarray]:
         """Features and targets for `spec`, computing and caching them if absent."""
         key = run_key(spec)
-        path = self.dir / f"{key}.npz"
-        if path.is_file():
+
+        def load(path: Path) -> tuple[np.ndarray, np.ndarray]:
             with np.load(path) as stored:
                 return stored["features"], stored["targets"]
-        features, targets = compute()
 
-        def write(tmp: str) -> None:
+        def make() -> tuple[np.ndarray, np.ndarray]:
+            features, targets = compute()
+            log.info("cached features %s: %s (%s)", key, features.shape, _describe(spec))
+            return features, targets
+
+        def write(value: tuple[np.ndarray, np.ndarray], tmp: str) -> None:
             with open(tmp, "wb") as handle:
-                np.savez(handle, features=features, targets=targets)
+                np.savez(handle, features=value[0], targets=value[1])
 
-        atomic_write(path, write)
-        log.info("cached features %s: %s (%s)", key, features.shape, _describe(spec))
-        return features, targets
+        return load_or_make(self.dir / f"{key}.npz", load, make, write)

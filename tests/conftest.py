@@ -1,13 +1,22 @@
-"""Shared fixtures: generated fake image-folder trees (no real dataset is ever needed)."""
+"""Shared set-up: the pinned thread count, and generated fake image-folder trees (no real dataset
+is ever needed)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
 import torch
 import pytest
 from PIL import Image
+
+from lib.threads import kernel_environment, run_threads
+
+# Each test process (one per core under pytest-xdist) and each notebook kernel nbval starts from it
+# computes on the pinned thread count, as the notebook runner does.
+os.environ.update(kernel_environment())
+torch.set_num_threads(run_threads())
 
 
 def write_images(folder: Path, count: int, seed: int = 0, suffix: str = ".png") -> None:
@@ -29,12 +38,3 @@ def make_tree():
         return root
 
     return build
-
-
-@pytest.fixture
-def one_thread():
-    """The tiny models train far faster on one thread than on a loaded, shared CPU."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)

@@ -59,7 +59,7 @@ import pandas as pd
 import torch
 from torch import nn
 
-from ..atomic import atomic_write
+from ..atomic import atomic_write, load_or_make
 from ..finetune.interpolation import AlphaConvention
 from ..finetune.zeroshot import IMAGENET_RIB_TEMPLATE, OPENAI_IMAGENET_TEMPLATES, SINGLE_TEMPLATE, tokenize_prompts
 from ..data.registry import IMAGENET_C_SEVERITIES, registry as dataset_registry
@@ -304,6 +304,11 @@ def style_augment(shifts: list[str], seed: int) -> Callable[[torch.Tensor], torc
     return apply
 
 
+def _state(model: nn.Module) -> dict[str, torch.Tensor]:
+    """A CPU copy of `model`'s weights, as cached on disk."""
+    return {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
+
+
 class AugmentedBatches:
     """`batches` passed through `augment` afresh on every pass (re-iterable, with a length)."""
 
@@ -323,7 +328,7 @@ class Benchmark:
     def __init__(self, settings: BenchmarkSettings, results_root: str | Path, context: RunContext = RunContext()) -> None:
         self.s = settings
         self.store = Store(results_root, PAPER)
-        self.weights_dir = Path(results_root) / PAPER / "weights"
+        self.weights_dir = self.store.root / PAPER / "weights"
         self.context = context
 
     @property
@@ -502,18 +507,15 @@ class Benchmark:
         return self.suite.with_transform(eval_transform(row.preprocess, inner, weights=row.pretrained))
 
     def _cached(self, spec: dict, make: Callable[[], nn.Module]) -> dict[str, torch.Tensor]:
-        path = self._weights_path(spec)
-        if path.is_file():
-            return torch.load(path, map_location="cpu")
-        return self._store_weights(spec, make())
+        return load_or_make(self._weights_path(spec), lambda path: torch.load(path, map_location="cpu"),
+                            lambda: _state(make()), torch.save)
 
     def _weights_path(self, spec: dict) -> Path:
         return self.weights_dir / f"{run_key(spec)}.pt"
 
-    def _store_weights(self, spec: dict, model: nn.Module) -> dict[str, torch.Tensor]:
-        state = {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
+    def _store_weights(self, spec: dict, model: nn.Module) -> None:
+        state = _state(model)
         atomic_write(self._weights_path(spec), lambda tmp: torch.save(state, tmp))
-        return state
 
     @property
     def _ingredients(self) -> set[str]:

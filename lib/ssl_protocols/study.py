@@ -27,7 +27,7 @@ import pandas as pd
 import torch
 from torch import nn
 
-from ..atomic import atomic_write
+from ..atomic import load_or_make
 from ..data.shifts import DOMAINS, make_domain
 from ..data.subsets import class_balanced_indices, per_class_count
 from ..evaluate.features import extract_features
@@ -173,7 +173,7 @@ class Study:
         self.settings = settings
         self.store = Store(results_root, PAPER)
         self.features = FeatureCache(results_root)
-        self.zoo_dir = Path(results_root) / PAPER / "zoo"
+        self.zoo_dir = self.store.root / PAPER / "zoo"
         self.context = context
         self._backbones: dict[str, nn.Module] = {}
         self._sources: dict[str, Any] = {}
@@ -212,14 +212,14 @@ class Study:
         backbone = build_standin(member.architecture, num_classes=0, image_size=s.image_size, in_chans=1, seed=s.seed)
         spec = {"member": member.name, "domain": domain.name, "image_size": s.image_size, "seed": s.seed, "pretrain": s.pretrain}
         path = self.zoo_dir / f"{run_key(spec)}.pt"
-        if path.is_file():
-            backbone.load_state_dict(torch.load(path, map_location="cpu"))
-            return backbone
-        config = s.config("pretrain", epochs=member.epochs)
-        pretrain(backbone, member.objective, domain.train_images, domain.train_labels, domain.num_classes, config)
-        backbone.cpu()
-        atomic_write(path, lambda tmp: torch.save(backbone.state_dict(), tmp))
-        log.info("pre-trained %s on %s (%s)", member.name, domain.name, path.name)
+
+        def make() -> dict[str, torch.Tensor]:
+            pretrain(backbone, member.objective, domain.train_images, domain.train_labels, domain.num_classes,
+                     s.config("pretrain", epochs=member.epochs))
+            log.info("pre-trained %s on %s (%s)", member.name, domain.name, path.name)
+            return backbone.cpu().state_dict()
+
+        backbone.load_state_dict(load_or_make(path, lambda p: torch.load(p, map_location="cpu"), make, torch.save))
         return backbone
 
     # -- data ---------------------------------------------------------------------------------

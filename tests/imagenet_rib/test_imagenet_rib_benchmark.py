@@ -31,7 +31,6 @@ FULL = Path("params/full/imagenet_rib/benchmark.yaml")
 RED = (255, 0, 0)
 
 
-pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 def write_settings(tmp_path: Path, base: Path, **changes) -> Path:

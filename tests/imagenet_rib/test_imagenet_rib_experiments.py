@@ -27,7 +27,6 @@ TINY = Path("params/tiny/imagenet_rib/benchmark.yaml")
 QUICK_PRETRAIN = {"epochs": 1, "batch_size": 64, "base_lr": 0.001, "reference_batch": 64, "optimizer": "adamw"}
 
 
-pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 # -- training splits -----------------------------------------------------------------------------

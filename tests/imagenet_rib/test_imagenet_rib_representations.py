@@ -28,7 +28,6 @@ FULL = Path("params/full/imagenet_rib")
 REGIME = "rib_vit_b16_augreg_in1k"
 
 
-pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 def test_cka_of_a_model_with_itself_is_one_and_drops_after_a_change():

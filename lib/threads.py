@@ -1,0 +1,47 @@
+"""Thread count of every computation: pinned, so a result does not depend on the machine's cores.
+
+Floating-point reductions split over a different number of threads add up in a different order,
+and on the small tiers that is enough to reorder close results. So every cached computation runs
+with a fixed number of threads (`ROBUSTNESS_THREADS`, default 1) and records it with the run;
+parallelism comes from processes (the notebook runner and the test suite run one kernel per core).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+THREADS_ENV = "ROBUSTNESS_THREADS"
+# The variables the numerics libraries read when they start (OpenMP, MKL, OpenBLAS).
+_LIBRARY_ENV = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+
+
+def run_threads() -> int:
+    """The thread count of a computation: `$ROBUSTNESS_THREADS`, else 1."""
+    value = os.environ.get(THREADS_ENV, "1")
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"{THREADS_ENV}={value!r}: set it to a whole number of threads, at least 1")
+    return int(value)
+
+
+def kernel_environment() -> dict[str, str]:
+    """Environment variables that start a worker process (a notebook kernel) on the pinned count."""
+    threads = str(run_threads())
+    return {THREADS_ENV: threads, **{name: threads for name in _LIBRARY_ENV}}
+
+
+@contextmanager
+def pinned() -> Iterator[int]:
+    """Run the body on `run_threads()` threads (torch and the BLAS pools); restore afterwards."""
+    import torch
+    from threadpoolctl import threadpool_limits
+
+    threads = run_threads()
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        with threadpool_limits(limits=threads):
+            yield threads
+    finally:
+        torch.set_num_threads(before)
