@@ -60,7 +60,7 @@ def _check_data(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from .runner import run
 
-    for path in run(args.tier, args.paper, args.artefact, args.cell_timeout):
+    for path in run(args.tier, args.paper, args.artefact, args.cell_timeout, args.executed_dir, args.workers):
         print(f"executed {path}")
     return 0
 
@@ -128,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("--artefact", help="e.g. figure02 (with --paper)")
         if name == "run":
             command.add_argument("--cell-timeout", type=int, default=3600, help="seconds per notebook cell")
+            command.add_argument("--executed-dir", help="where executed notebooks go (default build/<tier>/notebooks)")
+            command.add_argument("--workers", type=int, help="notebooks run at once (default: one per core)")
         command.set_defaults(func=func)
 
     args = parser.parse_args(argv)
