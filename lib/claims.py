@@ -1,28 +1,75 @@
-"""Claims ledgers: each claim a paper makes, the artefacts it rests on, and what the printed numbers say.
+"""Claims ledgers as data: each claim a paper makes, the artefacts it rests on, and what the numbers say.
 
-Each paper module may expose `claims() -> list[Claim]`. A claim's verdict is computed, not typed:
-`assess` derives it from the published numbers (or returns `not_checkable` with the reason).
-`python -m lib claims --paper P` and the paper's `claims` notebook write the ledger as CSV with
-columns `paper,claim_id,section,claim,artefacts,verdict,evidence`.
+Per paper, `lib/published/<paper>/claims.yaml` lists the claims: `id`, `section`, `claim` (the quoted
+or paraphrased text), `artefacts`, and how to judge it: a `predicate` of this module with its `args`,
+applied to a named `table` (rows picked by `where`), with a `quantifier` over the cases the predicate
+yields; or `parts` (several such judgements, all needed); or `predicate: bespoke`, an assessor the
+paper module registers by claim id where no shared predicate fits; or `not_checkable` with a
+`reason`. An optional `reading` says how the text was read.
+
+Every predicate takes the tidy frame it judges (the paper's numbers here; a run of ours has the same
+schema) and returns one row per case: whether the claim holds there and the numbers that say so.
+Quantifiers are read the same way everywhere:
+
+* `all` ("across", "consistently", unquantified laws): every case; `majority` ("generally", "most"):
+  more than half; `any`: at least one; `none`: no case (the predicate's condition is negated);
+  `at_least`: at least `count` cases.
+* The verdict is `supported` when the quantifier is met, `contradicted` when the claim holds in at most
+  a quarter of its cases (`CLEARLY`: its complement then holds clearly; for `any`, in none), and
+  `partly_supported` otherwise, with the counts and the exceptions named. `not_checkable`: the text
+  does not print what the claim needs. `not_distinguishable` is for judging a claim on a run of ours
+  whose interval is too wide to tell.
+* `table` may list several tables, alternative readings of one quantity: the verdict is theirs when
+  they agree, otherwise `not_checkable` (the evidence gives each).
+* `per: <column>` applies the quantifier within each group of cases (e.g. each method); the claim
+  then needs every group, like `parts`: all supported -> supported, all contradicted -> contradicted,
+  any part not checkable -> not_checkable, else partly_supported.
+
+`python -m lib claims --paper P` prints the ledger; `--out` and the paper's `claims` notebook write it
+as CSV with columns `paper,claim_id,section,claim,artefacts,verdict,evidence,reading`.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
+import inspect
+import operator
+import textwrap
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pandas as pd
+import yaml
 
 from . import PAPERS
+from .paths import PUBLISHED_DIR
 
-COLUMNS = ["paper", "claim_id", "section", "claim", "artefacts", "verdict", "evidence"]
-VERDICTS = ("supported", "contradicted", "not_checkable")
+COLUMNS = ["paper", "claim_id", "section", "claim", "artefacts", "verdict", "evidence", "reading"]
+VERDICTS = ("supported", "partly_supported", "contradicted", "not_checkable", "not_distinguishable")
+QUANTIFIERS = ("all", "majority", "any", "none", "at_least")
+CLEARLY = 0.25  # a claim holding in at most this share of its cases is contradicted
+HELD_SHOWN = 12  # how many held cases the evidence lists by name
+EXCEPTIONS_SHOWN = 30  # and how many exceptions (the counts are always complete)
+OPS: dict[str, Callable[[Any, Any], bool]] = {
+    ">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le,
+}
+AGGREGATES = ("max", "min", "mean")
+
+Frame = pd.DataFrame
+Tables = Callable[[str], pd.DataFrame]
+
+
+class ClaimsFileError(ValueError):
+    """A claims file that does not validate (one line: the file, the claim and the fix)."""
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """What the printed numbers say about a claim, with the numbers that say it."""
+    """What the numbers say about a claim, with the numbers that say it."""
 
     verdict: str
     evidence: str
@@ -33,7 +80,7 @@ class Verdict:
 
 
 def holds(condition: bool, evidence: str) -> Verdict:
-    """`supported` when the condition computed from the numbers holds, else `contradicted`."""
+    """`supported` when a single condition computed from the numbers holds, else `contradicted`."""
     return Verdict("supported" if condition else "contradicted", evidence)
 
 
@@ -42,32 +89,427 @@ def unverifiable(reason: str) -> Verdict:
     return Verdict("not_checkable", reason)
 
 
+# ---------------------------------------------------------------------------------------------
+# Predicates: (frame, **args) -> cases, one row per case with columns `case`, `group`, `holds`, `detail`.
+
+def _num(value: float) -> str:
+    """A number as evidence shows it: one decimal, two below 1 in magnitude (correlations), '-0.0' kept."""
+    text = f"{value:.2f}".rstrip("0") if abs(value) < 1 else f"{value:.1f}"
+    return text + "0" if text.endswith(".") else text
+
+
+def _label(key: Any) -> str:
+    parts = key if isinstance(key, tuple) else (key,)
+    return " ".join(str(p) for p in parts if str(p) != "") or "all rows"
+
+
+def _groups(frame: Frame, case: list[str]) -> list[tuple[str, Frame]]:
+    if not case:
+        return [("", frame)]
+    return [(_label(k), g) for k, g in frame.groupby(case, sort=False)]
+
+
+def _values(block: Frame, item: str) -> pd.Series:
+    """{item: value} of one case (NaN dropped); several rows per item is an error in the claim's selection."""
+    rows = block.dropna(subset=["value"])
+    if rows[item].duplicated().any():
+        raise ValueError(f"several rows per {item} in one case: {rows[item][rows[item].duplicated()].tolist()}; "
+                         f"narrow `where` or add a `case` column")
+    return pd.Series(rows["value"].to_numpy(), index=rows[item].to_numpy())
+
+
+def _cases(rows: list[tuple[str, str, bool, str]]) -> Frame:
+    return pd.DataFrame(rows, columns=["case", "group", "holds", "detail"])
+
+
+def _aggregate(values: pd.Series, how: str) -> tuple[float, str]:
+    if how == "mean":
+        return float(values.mean()), "mean"
+    best = values.idxmax() if how == "max" else values.idxmin()
+    return float(values[best]), str(best)
+
+
+def compare(frame: Frame, item: str, a: list[str], b: list[str] | str, case: list[str] | None = None,
+            op: str = ">", a_agg: str | None = None, b_agg: str = "max", margin: float = 0.0,
+            scale: float = 1.0) -> Frame:
+    """Items `a` against items `b` (`"rest"`: every other item) in each case: `a op scale * b_agg(b) + margin`.
+
+    Without `a_agg` each item of `a` is its own case (grouped by that item); with it, `a` is aggregated.
+    `scale` 0.5 with negative numbers reads "loses less than half as much as".
+    """
+    rows = []
+    for label, block in _groups(frame, case or []):
+        values = _values(block, item)
+        others = values.drop(a, errors="ignore") if b == "rest" else values.reindex(b).dropna()
+        if others.empty:
+            continue
+        ref, ref_name = _aggregate(others, b_agg)
+        ref *= scale
+        firsts = [(a_agg, values.reindex(a).dropna())] if a_agg else [(m, values.reindex([m]).dropna()) for m in a]
+        for name, chosen in firsts:
+            if chosen.empty:
+                continue
+            value, which = _aggregate(chosen, a_agg) if a_agg else (float(chosen.iloc[0]), str(name))
+            ok = bool(OPS[op](value, ref + margin))
+            bound = f"{b_agg} of {'the rest' if b == 'rest' else ', '.join(b)}" if len(others) > 1 else ref_name
+            bound = f"{scale:g} × {bound}" if scale != 1 else bound
+            bound = f"{bound} {margin:+g}" if margin else bound
+            where = f" ({ref_name})" if len(others) > 1 and b_agg != "mean" else ""
+            rows.append((f"{label}: {which}".strip(": "), which if not a_agg else "",
+                         ok, f"{which} {_num(value)} vs {bound} {_num(ref)}{where}"))
+    return _cases(rows)
+
+
+def rank(frame: Frame, item: str, items: list[str], case: list[str] | None = None, top: int = 1,
+         order: str = "highest", each: bool = False) -> Frame:
+    """Whether one of `items` (each of them, with `each`) is among the `top` highest (or lowest) in each
+    case; ties share a rank (1 + the number of items strictly better)."""
+    rows = []
+    for label, block in _groups(frame, case or []):
+        values = _values(block, item)
+        signed = values if order == "highest" else -values
+        present = [m for m in items if m in values.index]
+        if not present:
+            continue
+        positions = {m: int(1 + (signed > signed[m]).sum()) for m in present}
+        chosen = present if each else [min(present, key=positions.get)]
+        leader = signed.idxmax()
+        for m in chosen:
+            rows.append((f"{label}: {m}".strip(": ") if each else label, "", positions[m] <= top,
+                         f"{m} {_num(values[m])} is {order} #{positions[m]}" + ("" if leader == m else
+                                                                               f" ({leader} {_num(values[leader])})")))
+    return _cases(rows)
+
+
+def bound(frame: Frame, op: str, value: float, case: list[str], absolute: bool = False) -> Frame:
+    """Each row (named by its `case` columns) against a fixed number: `value_row op value` (|value_row| if `absolute`)."""
+    rows = []
+    for _, row in frame.dropna(subset=["value"]).iterrows():
+        x = abs(row["value"]) if absolute else row["value"]
+        rows.append((_label(tuple(row[c] for c in case)), "", bool(OPS[op](x, value)),
+                     f"{'|' if absolute else ''}{_num(row['value'])}{'|' if absolute else ''}"))
+    return _cases(rows)
+
+
+def monotone(frame: Frame, item: str, order: list[str | list[str]], case: list[str] | None = None,
+             direction: str = "increasing") -> Frame:
+    """Each step along `order` (a list of items or of tied item lists) in each case: strictly up (or down)."""
+    levels = [level if isinstance(level, list) else [level] for level in order]
+    rows = []
+    for label, block in _groups(frame, case or []):
+        values = _values(block, item)
+        for lower, upper in zip(levels, levels[1:]):
+            for x in lower:
+                for y in upper:
+                    if x in values.index and y in values.index:
+                        ok = values[y] > values[x] if direction == "increasing" else values[y] < values[x]
+                        rows.append((f"{label}: {x} -> {y}".strip(": "), "", bool(ok),
+                                     f"{x} {_num(values[x])} -> {y} {_num(values[y])}"))
+    return _cases(rows)
+
+
+def similar(frame: Frame, item: str, items: list[str], tolerance: float, case: list[str] | None = None) -> Frame:
+    """Whether `items` lie within `tolerance` of each other (max - min < tolerance) in each case."""
+    rows = []
+    for label, block in _groups(frame, case or []):
+        values = _values(block, item).reindex(items).dropna()
+        spread = float(values.max() - values.min())
+        rows.append((label, "", spread < tolerance,
+                     ", ".join(f"{k} {_num(v)}" for k, v in values.items()) + f" (spread {_num(spread)})"))
+    return _cases(rows)
+
+
+def correlation(frame: Frame, item: str, x: str, y: str, case: list[str], op: str, value: float,
+                method: str = "pearson") -> Frame:
+    """One case: the correlation of items `x` and `y` over the cases, against `value` (e.g. `> 0.5`)."""
+    wide = frame.pivot_table(index=case, columns=item, values="value", aggfunc="first").dropna(subset=[x, y])
+    r = float(wide[x].corr(wide[y], method=method))
+    return _cases([(f"{method} r({x}, {y})", "", bool(OPS[op](r, value)), f"r {r:.2f} over {len(wide)} cases")])
+
+
+PREDICATES: dict[str, Callable[..., Frame]] = {
+    f.__name__: f for f in (compare, rank, bound, monotone, similar, correlation)
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Quantifiers and verdicts.
+
+def _needed(quantifier: str, n: int, count: int | None) -> int:
+    return {"all": n, "none": n, "majority": n // 2 + 1, "any": 1, "at_least": count or 0}[quantifier]
+
+
+def judge(cases: Frame, quantifier: str, count: int | None = None) -> Verdict:
+    """The verdict of a quantifier over per-case outcomes, with the counts and every exception named."""
+    if cases.empty:
+        return unverifiable("no case of the selection is printed")
+    held = cases["holds"] if quantifier != "none" else ~cases["holds"]
+    k, n = int(held.sum()), len(cases)
+    if k >= _needed(quantifier, n, count):
+        verdict = "supported"
+    elif k == 0 or (quantifier != "any" and k <= CLEARLY * n):
+        verdict = "contradicted"
+    else:
+        verdict = "partly_supported"
+    need = {"all": f"all {n}", "none": f"all {n}", "majority": f"more than {n / 2:g}", "any": "one",
+            "at_least": f"{count}"}[quantifier]
+    shown = cases[held]
+    listed = "; ".join(f"{r.case}: {r.detail}" for r in shown.head(HELD_SHOWN).itertuples())
+    more = f"; … {len(shown) - HELD_SHOWN} more" if len(shown) > HELD_SHOWN else ""
+    text = f"holds in {k} of {n} (needs {need})"
+    if k:
+        text += f"; holds: {listed}{more}"
+    if k < n:
+        failed = cases[~held]
+        text += "; not: " + "; ".join(f"{r.case}: {r.detail}" for r in failed.head(EXCEPTIONS_SHOWN).itertuples())
+        text += f"; … {len(failed) - EXCEPTIONS_SHOWN} more" if len(failed) > EXCEPTIONS_SHOWN else ""
+    return Verdict(verdict, text)
+
+
+def combine(parts: list[tuple[str, Verdict]]) -> Verdict:
+    """Several judgements a claim needs together: all supported -> supported, and so on (module docstring)."""
+    verdicts = {v.verdict for _, v in parts}
+    if "not_checkable" in verdicts:
+        verdict = "not_checkable"
+    elif len(verdicts) == 1:
+        verdict = verdicts.pop()
+    else:
+        verdict = "partly_supported"
+    return Verdict(verdict, " | ".join(f"{label} [{v.verdict}]: {v.evidence}" for label, v in parts))
+
+
+# ---------------------------------------------------------------------------------------------
+# Claims files.
+
+CLAIM_KEYS = {"id", "section", "claim", "artefacts", "reading"}
+JUDGEMENT_KEYS = {"table", "where", "predicate", "args", "quantifier", "count", "per", "label", "reason"}
+PART_KEYS = JUDGEMENT_KEYS - {"reason"}
+BESPOKE = "bespoke"
+NOT_CHECKABLE = "not_checkable"
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One predicate applied to one table (or several readings of it) with a quantifier."""
+
+    tables: tuple[str, ...]
+    predicate: str
+    args: Mapping[str, Any]
+    quantifier: str
+    where: Mapping[str, Any] = field(default_factory=dict)
+    count: int | None = None
+    per: str | None = None
+    label: str = ""
+
+    def evaluate(self, tables: Tables) -> Verdict:
+        """The verdict on the frames `tables` gives (one per reading; disagreeing readings: not_checkable)."""
+        results = [(name, self._one(select_rows(tables(name), self.where))) for name in self.tables]
+        if len(results) == 1:
+            return results[0][1]
+        evidence = " | ".join(f"reading {name} [{v.verdict}]: {v.evidence}" for name, v in results)
+        verdicts = {v.verdict for _, v in results}
+        if len(verdicts) == 1:
+            return Verdict(verdicts.pop(), evidence)
+        return unverifiable("the readings disagree. " + evidence)
+
+    def _one(self, frame: Frame) -> Verdict:
+        predicate = PREDICATES[self.predicate]
+        if not self.per:
+            return judge(predicate(frame, **self.args), self.quantifier, self.count)
+        if self.per == self.args.get("item"):  # compare's own items of `a`, each judged against `b`
+            groups = list(predicate(frame, **self.args).groupby("group", sort=False))
+        else:
+            groups = [(_label(g), predicate(sub, **self.args)) for g, sub in frame.groupby(self.per, sort=False)]
+        return combine([(g, judge(c, self.quantifier, self.count)) for g, c in groups])
+
+
 @dataclass(frozen=True)
 class Claim:
-    """One claim: where the paper makes it, the artefacts it rests on, and how to assess it."""
+    """One claim: where the paper makes it, the artefacts it rests on, and how to judge it."""
 
     paper: str
     claim_id: str
     section: str
     claim: str
     artefacts: tuple[str, ...]
-    assess: Callable[[], Verdict]
+    judgements: tuple[Judgement, ...] = ()
+    bespoke: Callable[[Tables], Verdict] | None = None
+    reason: str = ""
+    reading: str = ""
+
+    def assess(self, tables: Tables | None = None) -> Verdict:
+        """The verdict on `tables` (default: the paper's printed numbers)."""
+        tables = tables or paper_tables(self.paper)
+        if self.reason:
+            return unverifiable(self.reason)
+        if self.bespoke is not None:
+            return self.bespoke(tables)
+        if len(self.judgements) == 1:
+            return self.judgements[0].evaluate(tables)
+        return combine([(j.label, j.evaluate(tables)) for j in self.judgements])
 
 
-def ledger(claims: list[Claim]) -> pd.DataFrame:
-    """Assess every claim; one row per claim in the ledger's column order."""
+def select_rows(frame: Frame, where: Mapping[str, Any]) -> Frame:
+    """Rows whose columns equal the given labels; a list of labels means any of them."""
+    mask = pd.Series(True, index=frame.index)
+    for column, value in where.items():
+        mask &= frame[column].isin(value) if isinstance(value, list) else frame[column] == value
+    return frame[mask]
+
+
+def _module(paper: str) -> Any:
+    if paper not in PAPERS:
+        raise ValueError(f"unknown paper {paper!r}; expected one of {list(PAPERS)}")
+    return importlib.import_module(f"lib.{paper}.claims")
+
+
+def paper_tables(paper: str) -> Tables:
+    """The paper's printed tables (and derived views) by name, as its claims module provides them."""
+    return _module(paper).table
+
+
+def claims_path(paper: str) -> Path:
+    """Where a paper's claims file lives."""
+    return PUBLISHED_DIR / paper / "claims.yaml"
+
+
+def _fail(path: Path, claim_id: str, problem: str) -> ClaimsFileError:
+    return ClaimsFileError(f"{path}: claim {claim_id!r}: {problem}")
+
+
+def _judgement(path: Path, cid: str, spec: dict, table_names: set[str]) -> Judgement:
+    keys = PART_KEYS
+    unknown = set(spec) - keys
+    if unknown:
+        raise _fail(path, cid, f"unknown key(s) {sorted(unknown)}; valid keys: {sorted(keys | CLAIM_KEYS)}")
+    predicate = spec.get("predicate")
+    if predicate not in PREDICATES:
+        raise _fail(path, cid, f"unknown predicate {predicate!r}; valid: {sorted([*PREDICATES, BESPOKE, NOT_CHECKABLE])}")
+    quantifier = spec.get("quantifier")
+    if quantifier not in QUANTIFIERS:
+        raise _fail(path, cid, f"unknown quantifier {quantifier!r}; valid: {list(QUANTIFIERS)}")
+    if (quantifier == "at_least") != ("count" in spec):
+        raise _fail(path, cid, "give `count` exactly when the quantifier is at_least")
+    tables = spec.get("table")
+    tables = tuple(tables) if isinstance(tables, list) else (tables,)
+    for name in tables:
+        if name not in table_names:
+            raise _fail(path, cid, f"unknown table {name!r}; valid: {sorted(table_names)}")
+    args = dict(spec.get("args") or {})
+    signature = inspect.signature(PREDICATES[predicate])
+    params = list(signature.parameters.values())[1:]
+    allowed = {p.name for p in params}
+    required = {p.name for p in params if p.default is inspect.Parameter.empty}
+    if set(args) - allowed or required - set(args):
+        raise _fail(path, cid, f"args of {predicate}: unknown {sorted(set(args) - allowed)}, missing "
+                               f"{sorted(required - set(args))}; valid: {sorted(allowed)}")
+    for key in ("op",):
+        if key in args and args[key] not in OPS:
+            raise _fail(path, cid, f"unknown op {args[key]!r}; valid: {list(OPS)}")
+    for key in ("a_agg", "b_agg"):
+        if args.get(key) not in (None, *AGGREGATES):
+            raise _fail(path, cid, f"unknown {key} {args[key]!r}; valid: {list(AGGREGATES)}")
+    if not isinstance(spec.get("per", ""), str):
+        raise _fail(path, cid, "`per` names one column")
+    return Judgement(tables, predicate, args, quantifier, dict(spec.get("where") or {}), spec.get("count"),
+                     spec.get("per"), spec.get("label", ""))
+
+
+def parse_claims(paper: str, entries: list[dict], path: Path, table_names: set[str], artefacts: set[str],
+                 bespoke: Mapping[str, Callable[[Tables], Verdict]]) -> list[Claim]:
+    """Validate every entry of a claims file (nothing is evaluated) and build its claims."""
+    claims, seen = [], set()
+    for entry in entries:
+        cid = entry.get("id", "?")
+        unknown = set(entry) - CLAIM_KEYS - JUDGEMENT_KEYS - {"parts"}
+        if unknown:
+            raise _fail(path, cid, f"unknown key(s) {sorted(unknown)}; valid keys: "
+                                   f"{sorted(CLAIM_KEYS | JUDGEMENT_KEYS | {'parts'})}")
+        missing = {"id", "section", "claim", "artefacts"} - set(entry)
+        if missing:
+            raise _fail(path, cid, f"missing key(s) {sorted(missing)}")
+        if cid in seen:
+            raise _fail(path, cid, "duplicate id; ids must be unique")
+        seen.add(cid)
+        bad = [a for a in entry["artefacts"] if a not in artefacts]
+        if bad:
+            raise _fail(path, cid, f"unknown artefact(s) {bad}; valid: the {paper} rows of notebooks/manifest.csv "
+                                   f"({', '.join(sorted(artefacts))})")
+        common = dict(paper=paper, claim_id=cid, section=str(entry["section"]), claim=entry["claim"],
+                      artefacts=tuple(entry["artefacts"]), reading=entry.get("reading", ""))
+        predicate = entry.get("predicate")
+        if predicate == NOT_CHECKABLE:
+            if not entry.get("reason"):
+                raise _fail(path, cid, "a not_checkable claim needs a `reason`")
+            claims.append(Claim(**common, reason=entry["reason"]))
+        elif predicate == BESPOKE:
+            if cid not in bespoke:
+                raise _fail(path, cid, f"no bespoke assessor registered for it in lib.{paper}.claims.BESPOKE")
+            claims.append(Claim(**common, bespoke=bespoke[cid]))
+        elif "parts" in entry:
+            parts = tuple(_judgement(path, cid, p, table_names) for p in entry["parts"])
+            claims.append(Claim(**common, judgements=parts))
+        else:
+            spec = {k: v for k, v in entry.items() if k in PART_KEYS}
+            claims.append(Claim(**common, judgements=(_judgement(path, cid, spec, table_names),)))
+    unused = set(bespoke) - seen
+    if unused:
+        raise ClaimsFileError(f"{path}: bespoke assessor(s) {sorted(unused)} registered for no claim; remove them")
+    return claims
+
+
+@cache
+def load_claims(paper: str) -> tuple[Claim, ...]:
+    """A paper's claims, validated strictly from `lib/published/<paper>/claims.yaml`."""
+    from .manifest import read
+
+    module = _module(paper)
+    path = claims_path(paper)
+    entries = yaml.safe_load(path.read_text())
+    artefacts = {e.artefact for e in read() if e.paper == paper}
+    return tuple(parse_claims(paper, entries, path, set(module.TABLE_NAMES), artefacts, module.BESPOKE))
+
+
+def claims_for(paper: str, artefact: str) -> list[Claim]:
+    """The claims of `paper` that rest on `artefact`."""
+    return [c for c in load_claims(paper) if artefact in c.artefacts]
+
+
+def ledger(claims: list[Claim] | tuple[Claim, ...], tables: Tables | None = None) -> pd.DataFrame:
+    """Assess every claim (on `tables`, default the paper's numbers); one row per claim in column order."""
     rows = []
     for c in claims:
-        v = c.assess()
-        rows.append([c.paper, c.claim_id, c.section, c.claim, " ".join(c.artefacts), v.verdict, v.evidence])
+        v = c.assess(tables)
+        rows.append([c.paper, c.claim_id, c.section, c.claim, " ".join(c.artefacts), v.verdict, v.evidence, c.reading])
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
 def paper_ledger(paper: str) -> pd.DataFrame:
-    """The ledger of one paper, from `lib.<paper>.claims()`."""
-    if paper not in PAPERS:
-        raise ValueError(f"unknown paper {paper!r}; expected one of {list(PAPERS)}")
-    module = importlib.import_module(f"lib.{paper}")
-    if not hasattr(module, "claims"):
-        raise ValueError(f"lib.{paper} has no claims ledger yet")
-    return ledger(module.claims())
+    """The ledger of one paper, from its claims file."""
+    return ledger(load_claims(paper))
+
+
+def verdict_counts(frame: pd.DataFrame) -> str:
+    """'supported 30, partly_supported 5, …' in the order of VERDICTS (verdicts with no claim left out)."""
+    counts = frame["verdict"].value_counts()
+    return ", ".join(f"{v} {int(counts[v])}" for v in VERDICTS if v in counts)
+
+
+def format_ledger(frame: pd.DataFrame, width: int = 100) -> str:
+    """A ledger frame as readable text: one wrapped block per claim (verdict, id, section, claim, evidence)."""
+    def wrap(label: str, text: str) -> str:
+        return textwrap.fill(text, width, initial_indent=f"  {label}", subsequent_indent="    ")
+
+    blocks = []
+    for r in frame.itertuples():
+        lines = [f"[{r.verdict}] {r.claim_id} ({r.section})", wrap("claim: ", r.claim), wrap("evidence: ", r.evidence)]
+        if isinstance(r.reading, str) and r.reading:
+            lines.append(wrap("reading: ", r.reading))
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def numbers(values: Mapping[str, float] | pd.Series, digits: int = 1) -> str:
+    """'a 1.0, b 2.5': labelled numbers for evidence strings."""
+    items = values.items() if hasattr(values, "items") else values
+    return ", ".join(f"{k} {v:.{digits}f}" for k, v in items if not (isinstance(v, float) and np.isnan(v)))

@@ -29,16 +29,18 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _claims(args: argparse.Namespace) -> int:
-    from .claims import paper_ledger
+    from .claims import ClaimsFileError, format_ledger, paper_ledger, verdict_counts
 
-    frame = paper_ledger(args.paper)
+    try:
+        frame = paper_ledger(args.paper)
+    except ClaimsFileError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         frame.to_csv(args.out, index=False)
-    with pd.option_context("display.max_rows", None, "display.width", 200, "display.max_colwidth", 90):
-        print(frame[["claim_id", "section", "verdict", "evidence"]].to_string(index=False))
-    counts = frame["verdict"].value_counts().to_dict()
-    print(f"\n{len(frame)} claims: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    print(f"{args.paper}: {len(frame)} claims: {verdict_counts(frame)}\n")
+    print(format_ledger(frame))
     return 0
 
 

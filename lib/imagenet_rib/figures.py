@@ -684,7 +684,8 @@ def draw(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
 RI_TABLE_ARTEFACTS = ("table22", "table23", "table24", "table25", "table26", "table27", "table28")
 
 
-VERDICT_COLOURS = {"supported": "tab:green", "contradicted": "tab:red", "not_checkable": "tab:gray"}
+VERDICT_COLOURS = {"supported": "tab:green", "partly_supported": "tab:olive", "contradicted": "tab:red",
+                   "not_checkable": "tab:gray", "not_distinguishable": "tab:purple"}
 
 
 def draw_ledger(frame: pd.DataFrame) -> plt.Figure:
@@ -698,8 +699,9 @@ def draw_ledger(frame: pd.DataFrame) -> plt.Figure:
     ax.set_xticks([])
     ax.set_xlim(0, 1)
     counts = frame["verdict"].value_counts()
-    ax.set_title("imagenet_rib claims: " + ", ".join(f"{k} {int(counts.get(k, 0))}" for k in VERDICT_COLOURS), fontsize=9)
-    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in VERDICT_COLOURS.values()]
-    ax.legend(handles, list(VERDICT_COLOURS), fontsize=7, loc="lower right")
+    shown = [k for k in VERDICT_COLOURS if k in counts]
+    ax.set_title("imagenet_rib claims: " + ", ".join(f"{k} {int(counts[k])}" for k in shown), fontsize=9)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=VERDICT_COLOURS[k]) for k in shown]
+    ax.legend(handles, shown, fontsize=7, loc="lower right")
     fig.tight_layout()
     return fig

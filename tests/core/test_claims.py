@@ -1,34 +1,176 @@
-"""The claims ledger: verdicts are computed and validated, the ledger keeps its column contract."""
+"""Claims as data: the shared predicates on hand-built frames, the quantifier rules, the strict claims-file
+validation, and the ledger's column contract."""
 
+from pathlib import Path
+
+import pandas as pd
 import pytest
 
-from lib.claims import COLUMNS, Claim, Verdict, holds, ledger, paper_ledger, unverifiable
+from lib.claims import (
+    COLUMNS,
+    VERDICTS,
+    Claim,
+    ClaimsFileError,
+    Verdict,
+    bound,
+    compare,
+    correlation,
+    format_ledger,
+    judge,
+    ledger,
+    monotone,
+    paper_ledger,
+    parse_claims,
+    rank,
+    similar,
+)
 
 
-def test_holds_maps_condition_to_verdict():
-    assert holds(True, "x").verdict == "supported"
-    assert holds(False, "x").verdict == "contradicted"
-    assert unverifiable("not printed").verdict == "not_checkable"
+def _frame(rows: list[tuple[str, str, float]]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=["model", "method", "value"])
 
 
-def test_unknown_verdict_is_rejected():
+MRI = _frame([
+    ("a", "FT", -1.0), ("a", "LP", 2.0), ("a", "EWC", 0.5),
+    ("b", "FT", -3.0), ("b", "LP", 1.0), ("b", "EWC", -4.0),
+    ("c", "FT", 4.0), ("c", "LP", 1.0), ("c", "EWC", 0.0),
+])
+
+
+def test_verdicts_and_unknown_verdict():
+    assert VERDICTS == ("supported", "partly_supported", "contradicted", "not_checkable", "not_distinguishable")
     with pytest.raises(ValueError, match="verdict must be one of"):
         Verdict("plausible", "")
 
 
-def test_ledger_assesses_each_claim_once_in_order():
-    calls = []
+def test_compare_each_item_and_per_case_counts():
+    cases = compare(MRI, item="method", a=["LP", "EWC"], b=["FT"], case=["model"])
+    assert len(cases) == 6
+    assert cases.groupby("group")["holds"].sum().to_dict() == {"EWC": 1, "LP": 2}
+    verdict = judge(cases[cases["group"] == "LP"], "all")
+    assert verdict.verdict == "partly_supported" and "holds in 2 of 3" in verdict.evidence
+    assert "c: LP: LP 1.0 vs FT 4.0" in verdict.evidence  # the exception, named with its numbers
 
-    def assess():
-        calls.append(1)
-        return holds(2 > 1, "2 > 1")
 
-    claims = [Claim("ssl_protocols", "c1", "4.1", "two beats one", ("figure02", "table_s2"), assess)]
-    frame = ledger(claims)
-    assert list(frame.columns) == COLUMNS
-    assert frame.loc[0, "artefacts"] == "figure02 table_s2"
-    assert frame.loc[0, "verdict"] == "supported"
-    assert len(calls) == 1
+def test_compare_rest_aggregate_scale_and_margin():
+    cases = compare(MRI, item="method", a=["LP"], b="rest", case=["model"], b_agg="max")
+    assert cases["holds"].tolist() == [True, True, False]
+    halves = compare(_frame([("x", "small", -4.0), ("x", "big", -10.0)]), item="method", a=["small"], b=["big"],
+                     scale=0.5)
+    assert halves["holds"].tolist() == [True]  # loses less than half as much
+    margin = compare(MRI, item="method", a=["LP"], b=["FT"], case=["model"], op="<", margin=-2)
+    assert margin["holds"].tolist() == [False, False, True]
+
+
+def test_rank_top_k_lowest_and_each():
+    assert rank(MRI, item="method", items=["LP"], case=["model"])["holds"].tolist() == [True, True, False]
+    assert rank(MRI, item="method", items=["LP"], case=["model"], top=2)["holds"].tolist() == [True, True, True]
+    assert rank(MRI, item="method", items=["EWC"], case=["model"], order="lowest")["holds"].tolist() == [False, True, True]
+    each = rank(MRI, item="method", items=["LP", "EWC"], case=["model"], top=2, each=True)
+    assert len(each) == 6 and each["holds"].sum() == 4
+
+
+def test_rank_ties_share_the_top():
+    tied = _frame([("a", "x", 1.0), ("a", "y", 1.0), ("a", "z", 0.0)])
+    assert rank(tied, item="method", items=["y"])["holds"].tolist() == [True]
+
+
+def test_bound_absolute_and_none_quantifier():
+    ft = MRI[MRI["method"] == "FT"]
+    cases = bound(ft, op="<", value=0, case=["model"])
+    assert cases["holds"].tolist() == [True, True, False]
+    assert judge(cases, "all").verdict == "partly_supported"
+    assert judge(cases, "majority").verdict == "supported"
+    assert judge(cases, "none").verdict == "partly_supported"  # 1 of 3 cases is not negative
+    assert bound(ft, op="<", value=2, absolute=True, case=["model"])["holds"].tolist() == [True, False, False]
+
+
+def test_monotone_with_tied_levels():
+    sizes = _frame([("m", "s", 1.0), ("m", "m1", 2.0), ("m", "m2", 3.0), ("m", "l", 2.5)])
+    cases = monotone(sizes, item="method", order=["s", ["m1", "m2"], "l"], case=["model"])
+    assert cases["holds"].tolist() == [True, True, True, False]  # s->m1, s->m2, m1->l, m2->l
+    down = monotone(sizes, item="method", order=["l", "s"], direction="decreasing")
+    assert down["holds"].tolist() == [True]
+
+
+def test_similar_and_correlation():
+    pair = _frame([("a", "x", 50.0), ("a", "y", 53.0), ("b", "x", 50.0), ("b", "y", 56.0)])
+    assert similar(pair, item="method", items=["x", "y"], tolerance=5, case=["model"])["holds"].tolist() == [True, False]
+    corr = correlation(MRI, item="method", x="FT", y="EWC", case=["model"], op=">", value=0)
+    assert corr["holds"].tolist() == [True] and "over 3 cases" in corr["detail"].iloc[0]
+
+
+def test_quantifier_rules():
+    def cases(k: int, n: int) -> pd.DataFrame:
+        return pd.DataFrame({"case": [str(i) for i in range(n)], "group": "", "holds": [i < k for i in range(n)],
+                             "detail": ""})
+
+    assert judge(cases(10, 10), "all").verdict == "supported"
+    assert judge(cases(9, 10), "all").verdict == "partly_supported"
+    assert judge(cases(2, 10), "all").verdict == "contradicted"  # at most a quarter: the complement holds clearly
+    assert judge(cases(6, 10), "majority").verdict == "supported"
+    assert judge(cases(5, 10), "majority").verdict == "partly_supported"
+    assert judge(cases(0, 10), "majority").verdict == "contradicted"
+    assert judge(cases(1, 10), "any").verdict == "supported"
+    assert judge(cases(0, 10), "any").verdict == "contradicted"
+    assert judge(cases(0, 10), "none").verdict == "supported"
+    assert judge(cases(7, 10), "at_least", count=7).verdict == "supported"
+    assert judge(cases(0, 0), "all").verdict == "not_checkable"
+
+
+TABLES = {"t": MRI}
+PATH = Path("claims.yaml")
+GOOD = {"id": "c1", "section": "4.1", "claim": "LP beats FT", "artefacts": ["table03"], "table": "t",
+        "predicate": "compare", "args": {"item": "method", "a": ["LP"], "b": ["FT"], "case": ["model"]},
+        "quantifier": "all"}
+
+
+def _parse(**changes):
+    entry = {**GOOD, **changes}
+    return parse_claims("imagenet_rib", [entry], PATH, set(TABLES), {"table03"}, {})
+
+
+def test_claims_file_evaluates_on_the_frame_it_is_given():
+    (claim,) = _parse()
+    verdict = claim.assess(TABLES.__getitem__)
+    assert verdict.verdict == "partly_supported" and "2 of 3" in verdict.evidence
+    frame = ledger([claim], TABLES.__getitem__)
+    assert list(frame.columns) == COLUMNS and frame.loc[0, "artefacts"] == "table03"
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"colour": "red"}, "unknown key(s) ['colour']"),
+    ({"predicate": "ordering"}, "unknown predicate 'ordering'; valid: ['bespoke', 'bound'"),
+    ({"quantifier": "mostly"}, "unknown quantifier 'mostly'; valid: ['all', 'majority'"),
+    ({"artefacts": ["table99"]}, "unknown artefact(s) ['table99']"),
+    ({"table": "t99"}, "unknown table 't99'; valid: ['t']"),
+    ({"args": {"item": "method", "a": ["LP"]}}, "missing ['b']"),
+    ({"args": {**GOOD["args"], "topk": 1}}, "unknown ['topk']"),
+    ({"predicate": "bespoke"}, "no bespoke assessor registered"),
+    ({"predicate": "not_checkable"}, "needs a `reason`"),
+    ({"quantifier": "at_least"}, "give `count`"),
+])
+def test_claims_file_validation_errors(changes, message):
+    with pytest.raises(ClaimsFileError) as error:
+        _parse(**changes)
+    text = str(error.value)
+    assert message in text and "claims.yaml: claim 'c1'" in text and "\n" not in text
+
+
+def test_parts_combine_into_partly_supported():
+    parts = {k: v for k, v in GOOD.items() if k in ("id", "section", "claim", "artefacts")}
+    spec = {k: v for k, v in GOOD.items() if k not in parts}
+    entry = {**parts, "parts": [{**spec, "label": "one"}, {**spec, "label": "two", "quantifier": "majority"}]}
+    (claim,) = parse_claims("imagenet_rib", [entry], PATH, set(TABLES), {"table03"}, {})
+    verdict = claim.assess(TABLES.__getitem__)
+    assert verdict.verdict == "partly_supported" and "one [partly_supported]" in verdict.evidence
+    assert "two [supported]" in verdict.evidence
+
+
+def test_format_ledger_wraps_lines():
+    claim = Claim("imagenet_rib", "c1", "4.1", "x " * 80, ("table03",), reason="y " * 200)
+    text = format_ledger(ledger([claim]), width=90)
+    assert "[not_checkable] c1" in text and max(len(line) for line in text.splitlines()) <= 90
 
 
 def test_unknown_paper_is_rejected():
