@@ -509,6 +509,30 @@ def format_ledger(frame: pd.DataFrame, width: int = 100) -> str:
     return "\n\n".join(blocks)
 
 
+VERDICT_COLOURS = {"supported": "tab:green", "partly_supported": "tab:olive", "contradicted": "tab:red",
+                   "not_checkable": "tab:gray", "not_distinguishable": "tab:purple"}
+
+
+def draw_ledger(frame: pd.DataFrame) -> Any:
+    """The ledger as a figure: one bar per claim in reading order, coloured by verdict."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(9, 0.2 * len(frame) + 1))
+    y = np.arange(len(frame))[::-1]
+    ax.barh(y, 1, color=[VERDICT_COLOURS[v] for v in frame["verdict"]])
+    for yi, r in zip(y, frame.itertuples()):
+        ax.text(0.01, yi, f"{r.claim_id}  ({r.section})", va="center", fontsize=6, color="white")
+    ax.set_yticks([])
+    ax.set_xticks([])
+    ax.set_xlim(0, 1)
+    shown = [k for k in VERDICT_COLOURS if k in set(frame["verdict"])]
+    ax.set_title(f"{frame['paper'].iloc[0]} claims: {verdict_counts(frame)}", fontsize=9)
+    ax.legend([plt.Rectangle((0, 0), 1, 1, color=VERDICT_COLOURS[k]) for k in shown], shown, fontsize=7,
+              loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
 def numbers(values: Mapping[str, float] | pd.Series, digits: int = 1) -> str:
     """'a 1.0, b 2.5': labelled numbers for evidence strings."""
     items = values.items() if hasattr(values, "items") else values

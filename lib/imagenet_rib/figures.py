@@ -682,26 +682,3 @@ def draw(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
 
 
 RI_TABLE_ARTEFACTS = ("table22", "table23", "table24", "table25", "table26", "table27", "table28")
-
-
-VERDICT_COLOURS = {"supported": "tab:green", "partly_supported": "tab:olive", "contradicted": "tab:red",
-                   "not_checkable": "tab:gray", "not_distinguishable": "tab:purple"}
-
-
-def draw_ledger(frame: pd.DataFrame) -> plt.Figure:
-    """One row per claim, coloured by verdict, in reading order."""
-    fig, ax = plt.subplots(figsize=(9, 0.2 * len(frame) + 1))
-    y = np.arange(len(frame))[::-1]
-    ax.barh(y, 1, color=[VERDICT_COLOURS[v] for v in frame["verdict"]])
-    for yi, r in zip(y, frame.itertuples()):
-        ax.text(0.01, yi, f"{r.claim_id}  ({r.section})", va="center", fontsize=6, color="white")
-    ax.set_yticks([])
-    ax.set_xticks([])
-    ax.set_xlim(0, 1)
-    counts = frame["verdict"].value_counts()
-    shown = [k for k in VERDICT_COLOURS if k in counts]
-    ax.set_title("imagenet_rib claims: " + ", ".join(f"{k} {int(counts[k])}" for k in shown), fontsize=9)
-    handles = [plt.Rectangle((0, 0), 1, 1, color=VERDICT_COLOURS[k]) for k in shown]
-    ax.legend(handles, shown, fontsize=7, loc="lower right")
-    fig.tight_layout()
-    return fig
