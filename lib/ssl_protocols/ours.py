@@ -7,11 +7,18 @@ same analyses take the study's own in-domain dataset and each mini domain's shif
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
+from scipy import stats
 
 from ..data.shifts import make_domain
+from ..findings import Finding, Interval, bootstrap_interval, difference_interval, mean_interval
 from ..metrics.correlation import mean_correlation, spearman_confidence_interval, spearman_matrix
 from ..store import RunContext
 from .accuracies import score_table
@@ -51,21 +58,41 @@ def protocol_means(matrix: pd.DataFrame) -> pd.DataFrame:
                          "mean without diagonal": mean_correlation(matrix, False)})
 
 
+def id_ood_scores(frame: pd.DataFrame, in_domain: str, groups: dict[str, str], metric: str = "top1") -> pd.DataFrame:
+    """Per model: the in-domain protocols' scores (columns `("ID", "", protocol)`) and each OOD
+    protocol's mean accuracy over a shift group's datasets (columns `("OOD", group, protocol)`)."""
+    data = frame[frame["metric"] == metric]
+    parts = {("ID", ""): score_table(data, in_domain, PAPER_READING.column_map)}
+    for group in dict.fromkeys(groups.values()):
+        datasets = [d for d, g in groups.items() if g == group]
+        parts[("OOD", group)] = pd.concat(
+            [pd.concat([score_table(data, d, {p: c}) for d in datasets], axis=1).mean(axis=1).rename(p)
+             for p, c in OOD_COLUMNS.items()], axis=1)
+    return pd.concat(parts, axis=1)
+
+
+def rank_correlations(rows: np.ndarray) -> np.ndarray:
+    """Spearman correlations between the columns of `rows` (Pearson of average ranks; NaN where a
+    column is constant), fast enough to bootstrap."""
+    ranks = stats.rankdata(rows, axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.corrcoef(ranks, rowvar=False)
+
+
 def id_vs_ood(frame: pd.DataFrame, in_domain: str, groups: dict[str, str], metric: str = "top1") -> pd.DataFrame:
     """Fig. 3 on our zoo: per shift group, Spearman ρ (with 95 % interval) between each in-domain
     protocol and each OOD protocol averaged over the group's datasets (mean accuracy, then rank)."""
-    data = frame[frame["metric"] == metric]
-    ids = score_table(data, in_domain, PAPER_READING.column_map)
+    scores = id_ood_scores(frame, in_domain, groups, metric)
+    ids = scores["ID"][""]
     rows = []
-    for group in dict.fromkeys(groups.values()):
-        datasets = [d for d, g in groups.items() if g == group]
-        for ood_protocol, column in OOD_COLUMNS.items():
-            ood = pd.concat([score_table(data, d, {ood_protocol: column}) for d in datasets], axis=1).mean(axis=1)
-            for id_protocol in ids.columns:
-                rho = ids[id_protocol].corr(ood, method="spearman")
-                low, high = spearman_confidence_interval(rho, len(ood)) if len(ood) > 3 and abs(rho) < 1 else (float("nan"),) * 2
-                rows.append({"group": group, "datasets": " ".join(datasets), "ood protocol": ood_protocol,
-                             "id protocol": id_protocol, "rho": rho, "ci95 low": low, "ci95 high": high, "n models": len(ood)})
+    for group, ood_protocol in scores["OOD"].columns:
+        ood = scores[("OOD", group, ood_protocol)]
+        for id_protocol in ids.columns:
+            rho = ids[id_protocol].corr(ood, method="spearman")
+            low, high = spearman_confidence_interval(rho, len(ood)) if len(ood) > 3 and abs(rho) < 1 else (float("nan"),) * 2
+            rows.append({"group": group, "datasets": " ".join(d for d, g in groups.items() if g == group),
+                         "ood protocol": ood_protocol, "id protocol": id_protocol, "rho": rho,
+                         "ci95 low": low, "ci95 high": high, "n models": len(ood)})
     return pd.DataFrame(rows)
 
 
@@ -99,7 +126,6 @@ def id_vs_ood_points(frame: pd.DataFrame, in_domain: str, datasets: list[str], m
 
 
 def _heatmap(matrix: pd.DataFrame, title: str, ax=None, fmt: str = ".2f", vmin: float = -1, vmax: float = 1):
-    import matplotlib.pyplot as plt
     import seaborn as sns
 
     if ax is None:
@@ -109,89 +135,205 @@ def _heatmap(matrix: pd.DataFrame, title: str, ax=None, fmt: str = ".2f", vmin: 
     return ax.figure
 
 
-def our_panel(artefact: str, settings: StudySettings, frame: pd.DataFrame, metric: str = "top1"):
-    """The artefact's analysis on our study: `(data, figure, finding)`, the finding a computed sentence."""
+# -- our-run panels: each draws one artefact's analysis and judges the paper's claim about it ------------
+Panel = tuple[pd.DataFrame, Figure, list[Finding]]
+
+
+def _probing_minus_finetuning(rows: np.ndarray, id_columns: list[str]) -> float:
+    """Mean ρ of the ID probing protocols (kNN, LP) with the OOD columns minus that of ID FT."""
+    rho = rank_correlations(rows)[:len(id_columns), len(id_columns):]
+    probing = [id_columns.index(p) for p in ("kNN", "LP")]
+    return float(np.nanmean(rho[probing]) - np.nanmean(rho[id_columns.index("FT")]))
+
+
+def in_domain_panel(settings: StudySettings, frame: pd.DataFrame, metric: str) -> Panel:
+    """Fig. 2 (left): the in-domain protocols' rank correlations; kNN^N vs LP^BN, and FT the weakest."""
+    matrix = in_domain_matrix(frame, settings.in_domain, metric)
+    scores = score_table(frame[frame["metric"] == metric], settings.in_domain, PAPER_READING.column_map)
+    n = len(scores)
+    fig = _heatmap(matrix, f"Our zoo ({n} models), in-domain {settings.in_domain}, {metric}")
+    rho = matrix.loc["kNN", "LP"]
+    low, high = spearman_confidence_interval(rho, n) if n > 3 else (-1.0, 1.0)
+    ft = list(scores.columns).index("FT")
+
+    def ft_weakest(rows: np.ndarray) -> float:
+        means = np.nanmean(rank_correlations(rows), axis=1)
+        return float(means[ft] - np.min(np.delete(means, ft)))
+
+    findings = [
+        Finding("ρ(kNN^N, LP^BN)", rho, Interval(min(low, rho), max(high, rho), f"95% Fisher-z interval, {n} models"),
+                "linear and kNN probing correlate almost perfectly when features are normalised (read: ρ > 0.9)",
+                ">", 0.9, "r = 0.99"),
+        Finding("FT's mean correlation − lowest mean of the other ID protocols",
+                ft_weakest(scores.to_numpy()), bootstrap_interval(scores.to_numpy(), ft_weakest),
+                "fine-tuning has the weakest average correlation", "<", 0.0, "FT 0.79; LP 0.90, FT-10% 0.91"),
+    ]
+    return matrix.round(4).reset_index(names="protocol"), fig, findings
+
+
+def normalised_correlation_panel(settings: StudySettings, frame: pd.DataFrame, metric: str) -> Panel:
+    """Fig. S.3: every in-domain protocol with and without normalisation; kNN–LP with and without it."""
+    columns = {c: c for c in ("kNN", "kNN_N", "LP", "LP_BN", "FT", "FT10%", "FT10%_BN", "FT1%", "FT1%_BN")}
+    scores = score_table(frame[frame["metric"] == metric], settings.in_domain, columns)
+    matrix = spearman_matrix(scores)
+    fig = _heatmap(matrix, f"Our zoo ({len(scores)} models), in-domain {settings.in_domain}, {metric}")
+    at = {c: i for i, c in enumerate(scores.columns)}
+
+    def gain(rows: np.ndarray) -> float:
+        rho = rank_correlations(rows)
+        return float(rho[at["kNN_N"], at["LP_BN"]] - rho[at["kNN"], at["LP"]])
+
+    findings = [Finding("ρ(kNN^N, LP^BN) − ρ(kNN, LP)", gain(scores.to_numpy()), bootstrap_interval(scores.to_numpy(), gain),
+                        "kNN and linear probing agree more when the features are normalised", ">", 0.0,
+                        "0.99 with normalisation (Fig. 2); Fig. S.3 shows both")]
+    return matrix.round(4).reset_index(names="protocol"), fig, findings
+
+
+def id_vs_ood_panel(settings: StudySettings, frame: pd.DataFrame, metric: str, group: str = "") -> Panel:
+    """Fig. 3 (S.2: top-5; S.4: one group): ID-vs-OOD rank correlations per shift group; do the ID
+    probing protocols predict OOD accuracy better than ID fine-tuning?"""
+    groups = shift_groups(settings)
+    groups = {d: g for d, g in groups.items() if g == group} or groups
+    long = id_vs_ood(frame, settings.in_domain, groups, metric)
+    fig, axes = plt.subplots(1, long["group"].nunique(), figsize=(3.6 * long["group"].nunique(), 3.0), squeeze=False)
+    for ax, (name, part) in zip(axes[0], long.groupby("group", sort=False)):
+        _heatmap(part.pivot(index="ood protocol", columns="id protocol", values="rho"), f"{name} ({metric})", ax)
+    fig.tight_layout()
+    scores = id_ood_scores(frame, settings.in_domain, groups, metric)
+    id_columns = list(scores["ID"][""].columns)
+
+    def statistic(rows: np.ndarray) -> float:
+        return _probing_minus_finetuning(rows, id_columns)
+
+    rows = scores.to_numpy()
+    findings = [Finding("mean ρ(ID kNN/LP, OOD) − mean ρ(ID FT, OOD)", statistic(rows), bootstrap_interval(rows, statistic),
+                        "the ID probing protocols predict the ranking on OOD data better than ID fine-tuning", ">", 0.0,
+                        "categorical kNN 0.96, LP 0.95 vs FT 0.62")]
+    return long.round(4), fig, findings
+
+
+def normalisation_panel(settings: StudySettings, frame: pd.DataFrame, metric: str) -> Panel:
+    """Fig. 4 / Sec. 4.3: accuracy gained by each normalised protocol over its plain version."""
+    gains = normalisation_gains(frame, settings.in_domain, metric)
+    extent = abs(gains.to_numpy()).max()
+    fig = _heatmap(gains, f"Normalised minus plain, {settings.in_domain} {metric} (points)", fmt=".1f", vmin=-extent, vmax=extent)
+    findings = [Finding(f"mean gain of normalisation for {p} (points)", gains[p].mean(), mean_interval(gains[p], "models"),
+                        "normalisation (BN, z-score) raises accuracy, for fine-tuning too when steps are few", ">", 0.0,
+                        "significant for unscaled features, none for DINO") for p in gains.columns]
+    return gains.round(4).reset_index(), fig, findings
+
+
+def lp_vs_ft_panel(settings: StudySettings, frame: pd.DataFrame, metric: str) -> Panel:
+    """Fig. 5: in-domain LP^BN vs FT per model with the least-squares line; is the FT − LP gap a
+    matter of the backbone (ViT above the line)?"""
+    table, fit = lp_vs_ft(frame, settings.in_domain, metric)
+    fig, ax = plt.subplots(figsize=(4.6, 3.8))
+    for backbone, part in table.groupby("backbone"):
+        ax.scatter(part["LP"], part["FT"], label=backbone)
+        for row in part.itertuples():
+            ax.annotate(row.method, (row.LP, row.FT), fontsize=6)
+    xs = pd.Series(sorted(table["LP"]))
+    low, high = fit.band(xs)
+    ax.plot(xs, fit.predict(xs), color="k", lw=1)
+    ax.fill_between(xs, low, high, color="grey", alpha=0.2)
+    ax.set_xlabel(f"LP^BN on {settings.in_domain}, {metric} %")
+    ax.set_ylabel(f"FT on {settings.in_domain}, {metric} %")
+    ax.legend(fontsize=7)
+    gap = table["FT"] - table["LP"]
+    vit = table["backbone"].str.contains("vit", case=False)
+    if vit.sum() >= 2 and (~vit).sum() >= 2:
+        estimate, interval = gap[vit].mean() - gap[~vit].mean(), difference_interval(gap[vit], gap[~vit])
+    else:
+        estimate, interval = float("nan"), Interval(float("nan"), float("nan"), (
+            f"undefined: needs two models of each kind, the zoo has {vit.sum()} ViT and {(~vit).sum()} other"))
+    findings = [Finding("mean FT − LP gap, ViT minus other backbones (points)", estimate, interval,
+                        "ViT backbones have a larger fine-tuning gain over linear probing than other backbones",
+                        ">", 0.0, "every ViT above the regression line")]
+    return table.round(4), fig, findings
+
+
+def id_ood_scatter_panel(settings: StudySettings, frame: pd.DataFrame, metric: str, group: str = "") -> Panel:
+    """Fig. 6 (S.1: style, S.5: granularity): ID vs OOD accuracy per dataset and protocol; do kNN and
+    LP follow ID accuracy more closely than FT?"""
+    groups = shift_groups(settings)
+    wanted = [d for d, g in groups.items() if g == group] or list(groups)
+    points = id_vs_ood_points(frame, settings.in_domain, wanted, metric)
+    panels = list(points.groupby(["dataset", "protocol"], sort=False))
+    fig, axes = plt.subplots(len(wanted), 3, figsize=(8.4, 2.5 * len(wanted)), squeeze=False)
+    for ax, ((dataset, protocol), part) in zip(axes.ravel(), panels):
+        ax.scatter(part["id"], part["ood"], s=12)
+        ax.set_title(f"{dataset}, {protocol}: r = {part['id'].corr(part['ood'], method='spearman'):.2f}", fontsize=8)
+    fig.supxlabel(f"ID ({settings.in_domain}) {metric} %")
+    fig.supylabel(f"OOD {metric} %")
+    fig.tight_layout()
+    wide = points.pivot_table(index="model", columns=["dataset", "protocol"], values=["id", "ood"], sort=False)
+    pairs = [(list(wide.columns).index(("id", d, p)), list(wide.columns).index(("ood", d, p)), p) for d in wanted for p in OOD_COLUMNS]
+
+    def statistic(rows: np.ndarray) -> float:
+        rho = rank_correlations(rows)
+        probing = [rho[i, j] for i, j, p in pairs if p != "FT"]
+        finetuning = [rho[i, j] for i, j, p in pairs if p == "FT"]
+        return float(np.nanmean(probing) - np.nanmean(finetuning))
+
+    rows = wide.to_numpy()
+    findings = [Finding("mean ρ(ID, OOD) of kNN and LP − that of FT, over datasets", statistic(rows),
+                        bootstrap_interval(rows, statistic),
+                        "kNN and linear probing relate ID and OOD accuracy more closely than fine-tuning", ">", 0.0,
+                        "on Pascal VOC, Caltech-256 and CUB")]
+    return points.round(4), fig, findings
+
+
+def accuracy_table_panel(settings: StudySettings, frame: pd.DataFrame, metric: str) -> Panel:
+    """Tables S.2 / S.3: every model × dataset × protocol accuracy; does normalisation raise probing
+    accuracy (Sec. 4.3 cites Tab. S.2)?"""
+    data = frame[frame["metric"] == metric]
+    wide = data.pivot_table(index="model", columns=["dataset", "protocol"], values="value", sort=False)
+    fig = _heatmap(wide, f"Our zoo, {metric} accuracy (%)", fmt=".0f", vmin=0, vmax=100)
+    fig.set_size_inches(min(0.45 * wide.shape[1] + 3, 30), 0.45 * wide.shape[0] + 2)
+    per_model = data.pivot_table(index="model", columns="protocol", values="value")  # mean over datasets
+    findings = [Finding(f"mean gain of {normalised} over {plain} per model, over datasets (points)",
+                        (per_model[normalised] - per_model[plain]).mean(),
+                        mean_interval(per_model[normalised] - per_model[plain], "models"),
+                        "embedding normalisation can significantly increase probing accuracy", ">", 0.0,
+                        "strong for unscaled embeddings (SimSiam, MaskFeat), none for DINO")
+                for plain, normalised in (("kNN", "kNN_N"), ("LP", "LP_BN"))]
+    return wide.round(2).reset_index(), fig, findings
+
+
+# Which analysis draws each artefact, and with which fixed options (a notebook's `metric` is the default).
+PANELS: dict[str, tuple[Callable[..., Panel], dict[str, Any]]] = {
+    "figure02": (in_domain_panel, {}),
+    "figure_s3": (normalised_correlation_panel, {}),
+    "figure03": (id_vs_ood_panel, {}),
+    "figure_s2": (id_vs_ood_panel, {"metric": "top5"}),
+    "figure_s4": (id_vs_ood_panel, {"group": "granularity"}),
+    "figure04": (normalisation_panel, {}),
+    "figure05": (lp_vs_ft_panel, {}),
+    "figure06": (id_ood_scatter_panel, {}),
+    "figure_s1": (id_ood_scatter_panel, {"group": "style"}),
+    "figure_s5": (id_ood_scatter_panel, {"group": "granularity"}),
+    "table_s2": (accuracy_table_panel, {"metric": "top1"}),
+    "table_s3": (accuracy_table_panel, {"metric": "top5"}),
+}
+
+
+def our_panel(artefact: str, settings: StudySettings, frame: pd.DataFrame, metric: str = "top1") -> Panel:
+    """The artefact's analysis on our study: `(data, figure, findings)`, each finding judged by its interval."""
+    if artefact not in PANELS:
+        raise KeyError(f"no our-run panel for {artefact!r}; panels exist for {sorted(PANELS)}")
+    draw, options = PANELS[artefact]
+    return draw(settings, frame, **({"metric": metric} | options))
+
+
+def verdicts(study_params: str, results_dir: str) -> dict[str, list[str]]:
+    """Every panel's findings' verdicts on a study (run or read back): what must not depend on
+    the thread count a run used."""
     import matplotlib.pyplot as plt
 
-    in_domain, groups = settings.in_domain, shift_groups(settings)
-    n = frame["model"].nunique()
-    if artefact in ("figure02", "figure_s3"):
-        if artefact == "figure02":
-            matrix = in_domain_matrix(frame, in_domain, metric)
-        else:
-            columns = {c: c for c in ("kNN", "kNN_N", "LP", "LP_BN", "FT", "FT10%", "FT10%_BN", "FT1%", "FT1%_BN")}
-            matrix = spearman_matrix(score_table(frame[frame["metric"] == metric], in_domain, columns))
-        means = protocol_means(matrix)
-        fig = _heatmap(matrix, f"Our zoo ({n} models), in-domain {in_domain}, {metric}")
-        ranked = means["mean with diagonal"].sort_values(ascending=False)
-        finding = ("highest average correlation: " + ", ".join(f"{p} {v:.2f}" for p, v in ranked.items())
-                   + (f"; kNN^N–LP^BN ρ = {matrix.loc['kNN', 'LP']:.2f}" if artefact == "figure02" else ""))
-        return matrix.round(4).reset_index(names="protocol"), fig, finding
-    if artefact in ("figure03", "figure_s2", "figure_s4"):
-        metric = "top5" if artefact == "figure_s2" else metric
-        if artefact == "figure_s4":
-            groups = {d: g for d, g in groups.items() if g == "granularity"} or groups
-        long = id_vs_ood(frame, in_domain, groups, metric)
-        fig, axes = plt.subplots(1, long["group"].nunique(), figsize=(3.6 * long["group"].nunique(), 3.0), squeeze=False)
-        for ax, (group, part) in zip(axes[0], long.groupby("group", sort=False)):
-            _heatmap(part.pivot(index="ood protocol", columns="id protocol", values="rho"), f"{group} ({metric})", ax)
-        fig.tight_layout()
-        probing = long[long["id protocol"].isin(["kNN", "LP"])]["rho"].mean()
-        finetune = long[long["id protocol"] == "FT"]["rho"].mean()
-        better = ("probing" if probing - finetune > 0.1 else "fine-tuning" if finetune - probing > 0.1
-                  else "neither (the means differ by less than 0.1)")
-        finding = (f"mean ρ of the ID probing protocols (kNN, LP) with the OOD protocols {probing:.2f}, of ID FT "
-                   f"{finetune:.2f}: the better OOD predictor in our zoo is {better} (the paper: probing); with "
-                   f"n = {n} models each ρ carries a wide interval")
-        return long.round(4), fig, finding
-    if artefact == "figure04":
-        gains = normalisation_gains(frame, in_domain, metric)
-        fig = _heatmap(gains, f"Normalised minus plain, {in_domain} {metric} (points)", fmt=".1f",
-                       vmin=-abs(gains.to_numpy()).max(), vmax=abs(gains.to_numpy()).max())
-        finding = "mean gain of the normalised variant: " + ", ".join(f"{p} {v:+.1f}" for p, v in gains.mean().items())
-        return gains.round(4).reset_index(), fig, finding
-    if artefact == "figure05":
-        table, fit = lp_vs_ft(frame, in_domain, metric)
-        fig, ax = plt.subplots(figsize=(4.6, 3.8))
-        for backbone, part in table.groupby("backbone"):
-            ax.scatter(part["LP"], part["FT"], label=backbone)
-            for row in part.itertuples():
-                ax.annotate(row.method, (row.LP, row.FT), fontsize=6)
-        xs = pd.Series(sorted(table["LP"]))
-        low, high = fit.band(xs)
-        ax.plot(xs, fit.predict(xs), color="k", lw=1)
-        ax.fill_between(xs, low, high, color="grey", alpha=0.2)
-        ax.set_xlabel(f"LP^BN on {in_domain}, {metric} %")
-        ax.set_ylabel(f"FT on {in_domain}, {metric} %")
-        ax.legend(fontsize=7)
-        gap = (table["FT"] - table["LP"]).groupby(table["backbone"]).mean()
-        finding = "mean FT − LP gap by backbone: " + ", ".join(f"{b} {v:+.1f}" for b, v in gap.items())
-        return table.round(4), fig, finding
-    if artefact in ("figure06", "figure_s1", "figure_s5"):
-        wanted = {"figure06": list(groups), "figure_s1": [d for d, g in groups.items() if g == "style"],
-                  "figure_s5": [d for d, g in groups.items() if g == "granularity"]}[artefact] or list(groups)
-        points = id_vs_ood_points(frame, in_domain, wanted, metric)
-        panels = list(points.groupby(["dataset", "protocol"], sort=False))
-        fig, axes = plt.subplots(len(wanted), 3, figsize=(8.4, 2.5 * len(wanted)), squeeze=False)
-        rhos = []
-        for ax, ((dataset, protocol), part) in zip(axes.ravel(), panels):
-            rho = part["id"].corr(part["ood"], method="spearman")
-            rhos.append({"dataset": dataset, "protocol": protocol, "spearman": rho})
-            ax.scatter(part["id"], part["ood"], s=12)
-            ax.set_title(f"{dataset}, {protocol}: r = {rho:.2f}", fontsize=8)
-        fig.supxlabel(f"ID ({in_domain}) {metric} %")
-        fig.supylabel(f"OOD {metric} %")
-        fig.tight_layout()
-        stats = pd.DataFrame(rhos)
-        finding = "Spearman r per panel: " + "; ".join(f"{r.dataset} {r.protocol} {r.spearman:.2f}" for r in stats.itertuples())
-        return points.round(4), fig, finding
-    if artefact in ("table_s2", "table_s3"):
-        metric = "top1" if artefact == "table_s2" else "top5"
-        wide = frame[frame["metric"] == metric].pivot_table(index="model", columns=["dataset", "protocol"], values="value", sort=False)
-        fig = _heatmap(wide, f"Our zoo, {metric} accuracy (%)",
-                       fmt=".0f", vmin=0, vmax=100)
-        fig.set_size_inches(min(0.45 * wide.shape[1] + 3, 30), 0.45 * wide.shape[0] + 2)
-        best = wide.mean(axis=0).groupby(level=1).mean().sort_values(ascending=False)
-        finding = "mean accuracy per protocol over models and datasets: " + ", ".join(f"{p} {v:.1f}" for p, v in best.items())
-        return wide.round(2).reset_index(), fig, finding
-    raise KeyError(f"no our-run panel for {artefact!r}")
+    settings, frame = run_study(study_params, results_dir)
+    out = {}
+    for artefact in PANELS:
+        _, fig, findings = our_panel(artefact, settings, frame)
+        plt.close(fig)
+        out[artefact] = [f.verdict for f in findings]
+    return out

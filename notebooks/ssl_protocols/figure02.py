@@ -141,13 +141,16 @@ audit[audit["artefact"] == "figure02"][["quantity", "printed", "recomputed", "st
 # pre-trained on the digits with different objectives (supervised, SimCLR, rotation, masked
 # reconstruction, none), every protocol of the paper run on the in-domain digits and on shifted or
 # re-labelled domains; at `full` the paper's 26 checkpoints and datasets (settings: the file the
-# `study_params` parameter names). Here: the in-domain protocol correlations of Fig. 2 (left). The finding printed below is computed from the run, whatever it shows;
+# `study_params` parameter names). Here: the in-domain protocol correlations of Fig. 2 (left). The finding below is computed from the run, whatever it shows: the quantity behind the paper's claim, a
+# 95 % interval (a seeded bootstrap over models, or a t-interval), and the verdict judged by that interval;
 # with a handful of models every rank correlation is coarse.
 
 # %%
+from lib.findings import report
 from lib.ssl_protocols.ours import our_panel, run_study
 
 settings, ours = run_study(study_params, results_dir)
-our_data, our_fig, finding = our_panel("figure02", settings, ours, metric)
+our_data, our_fig, findings = our_panel("figure02", settings, ours, metric)
 save_figure(our_fig, our_data, output_dir, "figure02_ours")
-print(f"{settings.source} study, {ours['model'].nunique()} models:", finding)
+print(f"{settings.source} study, {ours['model'].nunique()} models, one thread per run.")
+print(report(findings))

@@ -107,13 +107,16 @@ print(format_ledger(ledger(claims_for("figure06"))))
 # pre-trained on the digits with different objectives (supervised, SimCLR, rotation, masked
 # reconstruction, none), every protocol of the paper run on the in-domain digits and on shifted or
 # re-labelled domains; at `full` the paper's 26 checkpoints and datasets (settings: the file the
-# `study_params` parameter names). Here: ID vs OOD accuracy of Fig. 6. The finding printed below is computed from the run, whatever it shows;
+# `study_params` parameter names). Here: ID vs OOD accuracy of Fig. 6. The finding below is computed from the run, whatever it shows: the quantity behind the paper's claim, a
+# 95 % interval (a seeded bootstrap over models, or a t-interval), and the verdict judged by that interval;
 # with a handful of models every rank correlation is coarse.
 
 # %%
+from lib.findings import report
 from lib.ssl_protocols.ours import our_panel, run_study
 
 settings, ours = run_study(study_params, results_dir)
-our_data, our_fig, finding = our_panel("figure06", settings, ours, metrics[0])
+our_data, our_fig, findings = our_panel("figure06", settings, ours, metrics[0])
 save_figure(our_fig, our_data, output_dir, "figure06_ours")
-print(f"{settings.source} study, {ours['model'].nunique()} models:", finding)
+print(f"{settings.source} study, {ours['model'].nunique()} models, one thread per run.")
+print(report(findings))

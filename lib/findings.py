@@ -1,0 +1,159 @@
+"""Findings: what our run says about one of the paper's claims, with an interval and a verdict.
+
+Every "our run" conclusion of a notebook is a `Finding`: the quantity measured, its estimate, an
+interval (a t-interval over seeds or models, a Welch interval of two groups, or a seeded
+bootstrap over models), the paper's claim and value, and
+a verdict judged by the interval, never by the point estimate alone:
+
+* `supported`: the whole interval lies on the side of the threshold the claim predicts;
+* `contradicted`: the whole interval lies on the other side;
+* `not_distinguishable`: the interval straddles the threshold, so the run cannot tell;
+* `not_checkable`: the run leaves the quantity or its interval undefined (e.g. constant scores).
+
+A claim judged on several parts (regimes, groups) is summarised by `overall`: `partly_supported`
+when some parts support it and others do not, with the counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+DIRECTIONS = (">", "<")
+VERDICTS = ("supported", "partly_supported", "contradicted", "not_distinguishable", "not_checkable")
+LEVEL = 0.95
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A two-sided interval of an estimate and how it was computed."""
+
+    low: float
+    high: float
+    method: str
+
+    def __post_init__(self) -> None:
+        if self.low > self.high:
+            raise ValueError(f"interval low {self.low} exceeds high {self.high}")
+
+    @property
+    def defined(self) -> bool:
+        return bool(np.isfinite(self.low) and np.isfinite(self.high))
+
+
+def mean_interval(values: Sequence[float], unit: str = "seeds", level: float = LEVEL) -> Interval:
+    """Student-t interval of the mean of independent values (per seed, per model); one value: the
+    point itself, said so."""
+    values = np.asarray(values, dtype=float)
+    mean = float(values.mean())
+    if len(values) < 2:
+        return Interval(mean, mean, f"one of {unit}: no interval")
+    half = stats.t.ppf(0.5 + level / 2, len(values) - 1) * values.std(ddof=1) / np.sqrt(len(values))
+    return Interval(mean - half, mean + half, f"{level:.0%} t-interval over {len(values)} {unit}")
+
+
+def difference_interval(a: Sequence[float], b: Sequence[float], unit: str = "models", level: float = LEVEL) -> Interval:
+    """Welch interval of mean(a) − mean(b) for two independent groups."""
+    result = stats.ttest_ind(np.asarray(a, dtype=float), np.asarray(b, dtype=float), equal_var=False)
+    low, high = result.confidence_interval(level)
+    return Interval(float(low), float(high), f"{level:.0%} Welch interval, {len(a)} vs {len(b)} {unit}")
+
+
+def bootstrap_interval(data: Sequence, statistic: Callable[[np.ndarray], float], seed: int = 0,
+                       resamples: int = 2000, level: float = LEVEL, unit: str = "models") -> Interval:
+    """Percentile bootstrap interval of `statistic(rows)` over the rows of `data` (a row of several
+    values stays together), from a seeded generator. Resamples where the statistic is undefined (a
+    rank correlation of identical rows) are left out and counted in the method text."""
+    data = np.asarray(data)
+    rng = np.random.default_rng(seed)
+    values = np.array([statistic(data[rng.integers(0, len(data), len(data))]) for _ in range(resamples)])
+    defined = values[np.isfinite(values)]
+    if len(defined) < resamples / 2:
+        return Interval(float("nan"), float("nan"), f"undefined in {resamples - len(defined)} of {resamples} "
+                                                    f"bootstrap resamples over {len(data)} {unit} (constant scores)")
+    low, high = np.percentile(defined, [50 * (1 - level), 50 * (1 + level)])
+    undefined = f", {resamples - len(defined)} undefined" if len(defined) < resamples else ""
+    return Interval(float(low), float(high),
+                    f"{level:.0%} bootstrap over {len(data)} {unit} ({resamples} resamples{undefined}, seed {seed})")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One quantity of our run set against the paper's claim about it.
+
+    `direction` and `threshold` state what the claim predicts of the quantity: `>` 0 for "A beats B"
+    measured as A − B, for example.
+    """
+
+    quantity: str
+    estimate: float
+    interval: Interval
+    claim: str
+    direction: str = ">"
+    threshold: float = 0.0
+    paper: str = ""
+
+    def __post_init__(self) -> None:
+        if self.direction not in DIRECTIONS:
+            raise ValueError(f"direction must be one of {DIRECTIONS}, got {self.direction!r}")
+
+    @property
+    def verdict(self) -> str:
+        """Judged by the interval: supported, contradicted, or not distinguishable from the threshold;
+        not checkable where the run leaves the quantity or its interval undefined."""
+        if not (np.isfinite(self.estimate) and self.interval.defined):
+            return "not_checkable"
+        low, high = self.interval.low, self.interval.high
+        above, below = low > self.threshold, high < self.threshold
+        if self.direction == "<":
+            above, below = below, above
+        return "supported" if above else "contradicted" if below else "not_distinguishable"
+
+    def sentence(self) -> str:
+        """One line a reader can check: quantity, estimate, interval, claim, paper value, verdict."""
+        paper = f" (paper: {self.paper})" if self.paper else ""
+        return (f"{self.quantity} = {self.estimate:.3g} [{self.interval.low:.3g}, {self.interval.high:.3g}], "
+                f"{self.interval.method}. Claim: {self.claim}{paper}, i.e. {self.direction} {self.threshold:g}. "
+                f"Verdict: {self.verdict.replace('_', ' ')}.")
+
+    def row(self) -> dict:
+        """The finding as a flat record (for a findings table)."""
+        record = asdict(self)
+        interval = record.pop("interval")
+        return record | {"low": interval["low"], "high": interval["high"], "interval": interval["method"],
+                         "verdict": self.verdict}
+
+
+def overall(findings: Sequence[Finding]) -> str:
+    """One verdict over the parts of a claim: parts that agree keep their verdict; some parts
+    supported and others not is `partly_supported`; none supported and some contradicted is
+    `contradicted`; otherwise the run cannot tell."""
+    verdicts = {f.verdict for f in findings}
+    if not verdicts:
+        return "not_checkable"
+    if len(verdicts) == 1:
+        return verdicts.pop()
+    if "supported" in verdicts:
+        return "partly_supported"
+    return "contradicted" if "contradicted" in verdicts else "not_distinguishable"
+
+
+def table(findings: Sequence[Finding]) -> pd.DataFrame:
+    """The findings as a frame, one row each."""
+    return pd.DataFrame([f.row() for f in findings])
+
+
+def summary(findings: Sequence[Finding]) -> str:
+    """The overall verdict with the counts that make it (e.g. `partly_supported: 2 of 3 parts supported`)."""
+    verdicts = [f.verdict for f in findings]
+    counts = ", ".join(f"{verdicts.count(v)} {v.replace('_', ' ')}" for v in VERDICTS if v in verdicts)
+    return f"{overall(findings).replace('_', ' ')} ({counts} of {len(verdicts)} part(s))"
+
+
+def report(findings: Sequence[Finding]) -> str:
+    """The overall verdict with its counts, then one sentence per part."""
+    return "\n".join([f"Overall: {summary(findings)}."] + [f"- {f.sentence()}" for f in findings])

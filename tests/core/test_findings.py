@@ -1,0 +1,86 @@
+"""Findings: intervals with known answers, verdicts judged by the interval, summaries with counts."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from lib.findings import (Finding, Interval, bootstrap_interval, difference_interval, mean_interval, overall, report,
+                          summary, table)
+
+
+def _finding(low: float, high: float, direction: str = ">", threshold: float = 0.0) -> Finding:
+    return Finding("A − B", (low + high) / 2, Interval(low, high, "test"), "A beats B", direction, threshold)
+
+
+def test_mean_interval_is_the_t_interval_of_the_mean():
+    interval = mean_interval([1.0, 2.0, 3.0])
+    half = stats.t.ppf(0.975, 2) * 1.0 / np.sqrt(3)
+    assert interval.low == pytest.approx(2.0 - half) and interval.high == pytest.approx(2.0 + half)
+    assert "3 seeds" in interval.method
+
+
+def test_one_seed_has_no_width_and_says_so():
+    interval = mean_interval([0.4])
+    assert interval.low == interval.high == 0.4 and "no interval" in interval.method
+
+
+def test_bootstrap_is_seeded_and_keeps_rows_together():
+    rows = np.array([[1.0, 0.0], [2.0, 0.5], [3.0, 1.0], [4.0, 2.0], [5.0, 1.5]])
+    difference = lambda r: float((r[:, 0] - r[:, 1]).mean())  # noqa: E731
+    first = bootstrap_interval(rows, difference, seed=3, unit="models")
+    assert first == bootstrap_interval(rows, difference, seed=3, unit="models")
+    assert first.low <= difference(rows) <= first.high
+    assert min(rows[:, 0] - rows[:, 1]) <= first.low and first.high <= max(rows[:, 0] - rows[:, 1])
+    assert "5 models" in first.method
+
+
+def test_difference_interval_is_welchs():
+    a, b = [1.0, 2.0, 3.0, 4.0], [0.0, 0.5, 1.0]
+    expected = stats.ttest_ind(a, b, equal_var=False).confidence_interval(0.95)
+    interval = difference_interval(a, b)
+    assert (interval.low, interval.high) == pytest.approx((expected.low, expected.high))
+
+
+def test_bootstrap_leaves_out_undefined_resamples_and_counts_them():
+    rows = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    spread = lambda r: float(r.std()) if len(set(r)) > 1 else float("nan")  # noqa: E731
+    interval = bootstrap_interval(rows, spread, seed=1, resamples=500)
+    assert interval.low > 0
+    undefined = bootstrap_interval(np.ones(5), spread, resamples=50)
+    assert not undefined.defined and "undefined in 50 of 50" in undefined.method
+    assert Finding("spread", float("nan"), undefined, "varies").verdict == "not_checkable"
+
+
+def test_verdict_is_judged_by_the_whole_interval():
+    assert _finding(0.1, 0.5).verdict == "supported"
+    assert _finding(-0.5, -0.1).verdict == "contradicted"
+    assert _finding(-0.1, 0.5).verdict == "not_distinguishable"
+    assert _finding(-0.5, -0.1, direction="<").verdict == "supported"
+    assert _finding(0.6, 0.9, threshold=0.7).verdict == "not_distinguishable"
+    assert _finding(0.75, 0.9, threshold=0.7).verdict == "supported"
+
+
+def test_unknown_direction_and_reversed_interval_are_refused():
+    with pytest.raises(ValueError, match="direction"):
+        _finding(0.1, 0.2, direction=">=")
+    with pytest.raises(ValueError, match="exceeds"):
+        Interval(1.0, 0.0, "x")
+
+
+def test_overall_and_summary_count_the_parts():
+    parts = [_finding(0.1, 0.5), _finding(0.2, 0.3), _finding(-0.1, 0.5)]
+    assert overall(parts) == "partly_supported"
+    assert summary(parts) == "partly supported (2 supported, 1 not distinguishable of 3 part(s))"
+    assert overall([_finding(-0.5, -0.1), _finding(-0.1, 0.5)]) == "contradicted"
+    assert overall([_finding(0.1, 0.5)] * 2) == "supported"
+    assert overall([]) == "not_checkable"
+
+
+def test_sentence_and_table_carry_the_interval_and_verdict():
+    finding = Finding("ρ(probe) − ρ(FT)", 0.24, Interval(0.05, 0.4, "95% bootstrap"), "probing predicts OOD better",
+                      paper="0.84 vs 0.52")
+    assert "[0.05, 0.4]" in finding.sentence() and "paper: 0.84 vs 0.52" in finding.sentence()
+    assert finding.sentence().endswith("Verdict: supported.")
+    assert report([finding]).startswith("Overall: supported (1 supported of 1 part(s)).\n- ρ(probe)")
+    row = table([finding]).iloc[0]
+    assert (row["low"], row["high"], row["verdict"]) == (0.05, 0.4, "supported")

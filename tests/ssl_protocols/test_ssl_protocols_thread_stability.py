@@ -1,0 +1,38 @@
+"""A study run on one thread and on two reaches the same verdict on every claim.
+
+Floating-point sums over a different number of threads differ in their last bits, and on the small
+tiers that can reorder close models; a finding whose verdict flipped with the thread count would be
+an artefact of the machine. The study is computed afresh in two processes at once, one per thread count.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+from lib.paths import REPO_ROOT
+from lib.threads import THREADS_ENV
+
+SCRIPT = ("import json, sys, warnings; warnings.simplefilter('ignore');"
+          "from lib.ssl_protocols.ours import verdicts;"
+          "print(json.dumps(verdicts('params/tiny/ssl_protocols/study.yaml', sys.argv[1])))")
+
+
+def _start(threads: int, results: str) -> subprocess.Popen:
+    env = os.environ | {THREADS_ENV: str(threads), "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
+    return subprocess.Popen([sys.executable, "-c", SCRIPT, results], cwd=REPO_ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _verdicts(process: subprocess.Popen) -> dict[str, list[str]]:
+    out, err = process.communicate(timeout=900)
+    assert process.returncode == 0, err[-2000:]
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def test_no_verdict_changes_with_the_thread_count(tmp_path):
+    runs = [_start(1, str(tmp_path / "one")), _start(2, str(tmp_path / "two"))]
+    one, two = (_verdicts(p) for p in runs)
+    assert one.keys() == two.keys()
+    changed = {a: (one[a], two[a]) for a in one if one[a] != two[a]}
+    assert not changed, f"verdicts that moved with the thread count (1 thread, 2 threads): {changed}"
