@@ -157,3 +157,19 @@ def summary(findings: Sequence[Finding]) -> str:
 def report(findings: Sequence[Finding]) -> str:
     """The overall verdict with its counts, then one sentence per part."""
     return "\n".join([f"Overall: {summary(findings)}."] + [f"- {f.sentence()}" for f in findings])
+
+
+class Findings(tuple):
+    """The findings of one panel: a tuple of `Finding` that prints as its `report` and has an overall verdict."""
+
+    def __new__(cls, findings: Sequence[Finding] = ()) -> "Findings":
+        if not all(isinstance(f, Finding) for f in findings):
+            raise TypeError("Findings holds Finding objects only")
+        return super().__new__(cls, findings)
+
+    @property
+    def verdict(self) -> str:
+        return overall(self)
+
+    def __str__(self) -> str:
+        return report(self)

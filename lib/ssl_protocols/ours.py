@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from ..data.shifts import make_domain
-from ..findings import Finding, Interval, bootstrap_interval, difference_interval, mean_interval
+from ..findings import Finding, Findings, Interval, bootstrap_interval, difference_interval, mean_interval
 from ..metrics.correlation import mean_correlation, spearman_confidence_interval, spearman_matrix
 from ..store import RunContext
 from .accuracies import score_table
@@ -136,7 +136,7 @@ def _heatmap(matrix: pd.DataFrame, title: str, ax=None, fmt: str = ".2f", vmin: 
 
 
 # -- our-run panels: each draws one artefact's analysis and judges the paper's claim about it ------------
-Panel = tuple[pd.DataFrame, Figure, list[Finding]]
+Panel = tuple[pd.DataFrame, Figure, Findings]
 
 
 def _probing_minus_finetuning(rows: np.ndarray, id_columns: list[str]) -> float:
@@ -168,7 +168,7 @@ def in_domain_panel(settings: StudySettings, frame: pd.DataFrame, metric: str) -
                 ft_weakest(scores.to_numpy()), bootstrap_interval(scores.to_numpy(), ft_weakest),
                 "fine-tuning has the weakest average correlation", "<", 0.0, "FT 0.79; LP 0.90, FT-10% 0.91"),
     ]
-    return matrix.round(4).reset_index(names="protocol"), fig, findings
+    return matrix.round(4).reset_index(names="protocol"), fig, Findings(findings)
 
 
 def normalised_correlation_panel(settings: StudySettings, frame: pd.DataFrame, metric: str) -> Panel:
@@ -186,7 +186,7 @@ def normalised_correlation_panel(settings: StudySettings, frame: pd.DataFrame, m
     findings = [Finding("ρ(kNN^N, LP^BN) − ρ(kNN, LP)", gain(scores.to_numpy()), bootstrap_interval(scores.to_numpy(), gain),
                         "kNN and linear probing agree more when the features are normalised", ">", 0.0,
                         "0.99 with normalisation (Fig. 2); Fig. S.3 shows both")]
-    return matrix.round(4).reset_index(names="protocol"), fig, findings
+    return matrix.round(4).reset_index(names="protocol"), fig, Findings(findings)
 
 
 def id_vs_ood_panel(settings: StudySettings, frame: pd.DataFrame, metric: str, group: str = "") -> Panel:
@@ -209,7 +209,7 @@ def id_vs_ood_panel(settings: StudySettings, frame: pd.DataFrame, metric: str, g
     findings = [Finding("mean ρ(ID kNN/LP, OOD) − mean ρ(ID FT, OOD)", statistic(rows), bootstrap_interval(rows, statistic),
                         "the ID probing protocols predict the ranking on OOD data better than ID fine-tuning", ">", 0.0,
                         "categorical kNN 0.96, LP 0.95 vs FT 0.62")]
-    return long.round(4), fig, findings
+    return long.round(4), fig, Findings(findings)
 
 
 def normalisation_panel(settings: StudySettings, frame: pd.DataFrame, metric: str) -> Panel:
@@ -220,7 +220,7 @@ def normalisation_panel(settings: StudySettings, frame: pd.DataFrame, metric: st
     findings = [Finding(f"mean gain of normalisation for {p} (points)", gains[p].mean(), mean_interval(gains[p], "models"),
                         "normalisation (BN, z-score) raises accuracy, for fine-tuning too when steps are few", ">", 0.0,
                         "significant for unscaled features, none for DINO") for p in gains.columns]
-    return gains.round(4).reset_index(), fig, findings
+    return gains.round(4).reset_index(), fig, Findings(findings)
 
 
 def lp_vs_ft_panel(settings: StudySettings, frame: pd.DataFrame, metric: str) -> Panel:
@@ -249,7 +249,7 @@ def lp_vs_ft_panel(settings: StudySettings, frame: pd.DataFrame, metric: str) ->
     findings = [Finding("mean FT − LP gap, ViT minus other backbones (points)", estimate, interval,
                         "ViT backbones have a larger fine-tuning gain over linear probing than other backbones",
                         ">", 0.0, "every ViT above the regression line")]
-    return table.round(4), fig, findings
+    return table.round(4), fig, Findings(findings)
 
 
 def id_ood_scatter_panel(settings: StudySettings, frame: pd.DataFrame, metric: str, group: str = "") -> Panel:
@@ -280,7 +280,7 @@ def id_ood_scatter_panel(settings: StudySettings, frame: pd.DataFrame, metric: s
                         bootstrap_interval(rows, statistic),
                         "kNN and linear probing relate ID and OOD accuracy more closely than fine-tuning", ">", 0.0,
                         "on Pascal VOC, Caltech-256 and CUB")]
-    return points.round(4), fig, findings
+    return points.round(4), fig, Findings(findings)
 
 
 def accuracy_table_panel(settings: StudySettings, frame: pd.DataFrame, metric: str) -> Panel:
@@ -297,7 +297,7 @@ def accuracy_table_panel(settings: StudySettings, frame: pd.DataFrame, metric: s
                         "embedding normalisation can significantly increase probing accuracy", ">", 0.0,
                         "strong for unscaled embeddings (SimSiam, MaskFeat), none for DINO")
                 for plain, normalised in (("kNN", "kNN_N"), ("LP", "LP_BN"))]
-    return wide.round(2).reset_index(), fig, findings
+    return wide.round(2).reset_index(), fig, Findings(findings)
 
 
 # Which analysis draws each artefact, and with which fixed options (a notebook's `metric` is the default).

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from lib.findings import (Finding, Interval, bootstrap_interval, difference_interval, mean_interval, overall, report,
+from lib.findings import (Finding, Findings, Interval, bootstrap_interval, difference_interval, mean_interval, overall, report,
                           summary, table)
 
 
@@ -84,3 +84,10 @@ def test_sentence_and_table_carry_the_interval_and_verdict():
     assert report([finding]).startswith("Overall: supported (1 supported of 1 part(s)).\n- ρ(probe)")
     row = table([finding]).iloc[0]
     assert (row["low"], row["high"], row["verdict"]) == (0.05, 0.4, "supported")
+
+
+def test_findings_print_as_their_report_and_hold_only_findings():
+    parts = Findings([_finding(0.1, 0.5), _finding(-0.1, 0.5)])
+    assert str(parts) == report(parts) and parts.verdict == "partly_supported"
+    with pytest.raises(TypeError):
+        Findings(["not a finding"])
