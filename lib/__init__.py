@@ -13,3 +13,9 @@ PAPERS: tuple[str, ...] = (
     "counteranimal",
 )
 TIERS: tuple[str, ...] = ("tiny", "mini", "full")
+
+# tqdm.auto (imported by the model hubs) warns in every notebook kernel that ipywidgets is missing;
+# progress bars there fall back to text, which is what the headless runs want.
+import warnings as _warnings
+
+_warnings.filterwarnings("ignore", message="IProgress not found", module="tqdm")
