@@ -4,16 +4,26 @@
 table (`benchmark.robustness_table`) into the paper's layouts: the RI matrix of Table 2, the mRI
 of Table 3 (mean ± standard error over seeds, as Table 15), backward transfer (Table 18), accuracy
 on the fine-tuning sets (Table 19) and average OOD accuracy before and after (Fig. 4 / Fig. 8).
+`our_panel` draws each artefact and judges the paper's claim about it: `(data, figure, Findings)`,
+each `Finding` judged by its interval over seeds (undefined for a single seed) or, for Table 30's
+per-dataset cells, by a seeded bootstrap over those cells.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 
+from ..findings import Finding, Findings, Interval, bootstrap_interval, mean_interval
 from ..store import RunContext
 from .benchmark import PRETRAINED, Benchmark, BenchmarkSettings, mean_and_standard_error, robustness_table
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 def run_benchmark(benchmark_params: str, results_dir: str) -> tuple[BenchmarkSettings, pd.DataFrame, pd.DataFrame]:
@@ -58,21 +68,6 @@ def ood_average_before_after(acc: pd.DataFrame, suite: list[str]) -> pd.DataFram
     return pd.DataFrame(rows)
 
 
-PANELS = {
-    "ri": ("table02",),
-    "mri": ("table03", "table15"),
-    "backward": ("table18",),
-    "finetune_set": ("table19",),
-    "per_dataset": ("table30",),
-    "before_after": ("figure04", "figure08"),
-}
-
-
-def has_panel(artefact: str) -> bool:
-    """Whether our miniature benchmark has a counterpart of `artefact`."""
-    return any(artefact in artefacts for artefacts in PANELS.values())
-
-
 def heatmap(matrix: pd.DataFrame, title: str, ax, fmt: str = ".1f", center: float | None = 0.0) -> None:
     """An annotated seaborn heatmap of `matrix` on `ax`: diverging around `center`, or viridis where it is None."""
     import seaborn as sns
@@ -87,51 +82,256 @@ def ranked(series: pd.Series) -> str:
     return ", ".join(f"{k} {v:+.1f}" for k, v in series.sort_values(ascending=False).items())
 
 
-def our_panel(artefact: str, settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame):
-    """The artefact's counterpart on our benchmark: `(data, figure, finding)`, the finding computed."""
+# -- findings: the paper's claim about each artefact, judged by an interval -----------------------------
+Panel = tuple[pd.DataFrame, "Figure", Findings]
+BEST = "MS:PRE-FT-EWC-LwF"
+ROBUST = ("EWC", "LwF", "WiSE-FT", BEST)  # Table 30's "continual learning methods and robust fine-tuning methods"
+FT_SET = "accuracy on the fine-tuning set"
+NAN = float("nan")
+
+
+def seed_interval(values: Sequence[float]) -> Interval:
+    """The t-interval of the mean over seeds; undefined, with the reason, for a single seed."""
+    if len(values) < 2:
+        return Interval(NAN, NAN, "undefined: one seed, no interval over seeds")
+    return mean_interval(values, "seeds")
+
+
+def undefined(quantity: str, reason: str, claim: str, direction: str, threshold: float, paper: str) -> Finding:
+    """A claim our run cannot check, with the reason in place of an interval."""
+    return Finding(quantity, NAN, Interval(NAN, NAN, f"undefined: {reason}"), claim, direction, threshold, paper)
+
+
+def per_seed_finding(frame: pd.DataFrame, regime: str, methods: Sequence[str], statistic: Callable[[pd.DataFrame], float],
+                     quantity: str, claim: str, direction: str, threshold: float, paper: str) -> Finding:
+    """`statistic` of each seed's method-indexed rows of `frame` (columns regime, seed, method, ...) in
+    `regime`, judged by the interval of its mean over seeds; not checkable where our run lacks one of
+    `methods` (the statistic reads them)."""
+    part = frame[frame["regime"] == regime]
+    missing = [m for m in methods if m not in set(part["method"])]
+    if missing:
+        return undefined(quantity, f"our run has no {', '.join(missing)}", claim, direction, threshold, paper)
+    values = [statistic(rows.set_index("method")) for _, rows in part.groupby("seed", sort=False)]
+    return Finding(quantity, float(np.mean(values)), seed_interval(values), claim, direction, threshold, paper)
+
+
+def _regimes(frame: pd.DataFrame) -> list[str]:
+    return list(dict.fromkeys(frame["regime"]))
+
+
+def ri_findings(table: pd.DataFrame) -> list[Finding]:
+    """Table 2 (Sec. 4.2): per regime, the share of fine-tuning sets on which MS:PRE-FT-EWC-LwF has the highest RI."""
+    columns = [c for c in table.columns if c.startswith("RI ")]
+
+    def share_best(rows: pd.DataFrame) -> float:
+        return float(np.mean([rows.loc[BEST, c] >= rows[c].max() for c in columns]))
+
+    return [per_seed_finding(table, r, [BEST], share_best, f"{r}: share of fine-tuning sets on which {BEST} has the highest RI",
+                             f"{BEST} performs the highest on most fine-tuning sets (read: more than half)", ">", 0.5,
+                             "highest in most datasets, followed by WiSE-FT (IN-1K + AugReg ViT-B/16)")
+            for r in _regimes(table)]
+
+
+def mri_findings(table: pd.DataFrame) -> list[Finding]:
+    """Table 3 / 15 (Sec. 4.2): per regime, MS:PRE-FT-EWC-LwF ranks first or second by mRI; linear
+    probing and Visual Prompt change robustness less than FT."""
+    def margin(rows: pd.DataFrame) -> float:  # >= 0 iff at most one other method is above it
+        return float(rows.loc[BEST, "mRI"] - rows["mRI"].drop(BEST).nlargest(2).iloc[-1])
+
+    def steadier(method: str) -> Callable[[pd.DataFrame], float]:
+        return lambda rows: float(abs(rows.loc["FT", "mRI"]) - abs(rows.loc[method, "mRI"]))
+
+    findings = []
+    for r in _regimes(table):
+        findings.append(per_seed_finding(
+            table, r, [BEST], margin, f"{r}: mRI of {BEST} − second-highest mRI of the other methods",
+            f"{BEST} has the highest or second-highest mRI", ">", 0.0,
+            "highest or second-highest for every backbone pretrained on ImageNet-based data (Table 3)"))
+        findings += [per_seed_finding(
+            table, r, ["FT", m], steadier(m), f"{r}: |mRI of FT| − |mRI of {m}|",
+            f"the robustness of {m} stays relatively unchanged, as it barely modifies the weights (read: |mRI| below FT's)",
+            ">", 0.0, "relatively unchanged (Sec. 4.2)") for m in ("Linear Probing", "Visual Prompt")]
+    return findings
+
+
+def backward_findings(table: pd.DataFrame) -> list[Finding]:
+    """Table 18 (App. J.2): per regime, LwF has the best backward transfer."""
+    def lead(rows: pd.DataFrame) -> float:
+        return float(rows.loc["LwF", "backward transfer"] - rows["backward transfer"].drop("LwF").max())
+
+    return [per_seed_finding(table, r, ["LwF"], lead, f"{r}: backward transfer of LwF − best of the other methods",
+                             "LwF achieves the best backward transfer", ">", 0.0,
+                             "best in most models; linear probing beats it on OpenAI and LAION-2B")
+            for r in _regimes(table)]
+
+
+def finetune_set_findings(table: pd.DataFrame) -> list[Finding]:
+    """Table 19 (App. J.3): per regime, FT and LP-FT learn the fine-tuning sets best, Visual Prompt and LoRA worst."""
+    groups = {("FT", "LP-FT"): (">", "generally achieve the highest accuracy"),
+              ("Visual Prompt", "LoRA"): ("<", "show the lowest accuracy")}
+
+    def gap(methods: tuple[str, ...]) -> Callable[[pd.DataFrame], float]:
+        return lambda rows: float(rows.loc[list(methods), FT_SET].mean() - rows[FT_SET].drop(list(methods)).mean())
+
+    return [per_seed_finding(table, r, list(methods), gap(methods),
+                             f"{r}: mean {FT_SET} of {' and '.join(methods)} − mean of the other methods (points)",
+                             f"{' and '.join(methods)} {text} on the fine-tuning sets", direction, 0.0,
+                             "FT and LP-FT highest, Visual Prompt and LoRA lowest (Table 19)")
+            for r in _regimes(table) for methods, (direction, text) in groups.items()]
+
+
+def ood_cells(acc: pd.DataFrame, suite: list[str]) -> pd.DataFrame:
+    """Table 30's cells: per regime, method and (fine-tuning set, other suite set), the accuracy after
+    fine-tuning minus the pretrained model's, means over seeds."""
+    means = acc.groupby(["regime", "method", "finetune_dataset", "eval_dataset"], sort=False)["accuracy"].mean()
+    pre = means.xs(PRETRAINED, level="method").droplevel("finetune_dataset")
+    tuned = means.drop(PRETRAINED, level="method").reset_index()
+    tuned = tuned[tuned["eval_dataset"].isin(suite) & (tuned["eval_dataset"] != tuned["finetune_dataset"])]
+    before = pre.loc[list(zip(tuned["regime"], tuned["eval_dataset"]))].to_numpy()
+    return tuned.assign(change=tuned["accuracy"].to_numpy() - before)
+
+
+def per_dataset_findings(acc: pd.DataFrame, suite: list[str]) -> list[Finding]:
+    """Table 30 (App. J.4): per regime, the continual-learning and robust fine-tuning methods raise
+    accuracy on most (fine-tuning set, OOD set) cells; LP changes it less than FT. Seeded bootstrap
+    over the cells."""
+    cells = ood_cells(acc, suite)
+    findings = []
+    for r in _regimes(cells):
+        part = cells[cells["regime"] == r]
+        robust = part[part["method"].isin(ROBUST)]["change"].to_numpy()
+        quantity, claim = (f"{r}: share of (method, fine-tuning set, OOD set) cells of {', '.join(ROBUST)} above the "
+                           "pretrained model", "continual learning and robust fine-tuning methods improve accuracy "
+                           "on most OOD datasets (read: more than half of the cells)")
+        findings.append(Finding(quantity, float(np.mean(robust > 0)), bootstrap_interval(
+            robust, lambda rows: float(np.mean(rows > 0)), unit="cells"), claim, ">", 0.5,
+            "generally improve on most OOD datasets (IN-1K + AugReg ViT-B/16)") if len(robust) else undefined(
+            quantity, f"our run has none of {', '.join(ROBUST)}", claim, ">", 0.5, "generally improve"))
+        pairs = part.pivot_table(index=["finetune_dataset", "eval_dataset"], columns="method", values="change")
+        quantity, claim = (f"{r}: mean |change| of Linear Probing − that of FT over the OOD cells (points)",
+                           "linear probing shows the same pattern as FT with less magnitude (read: smaller |change|)")
+        if {"FT", "Linear Probing"} <= set(pairs.columns):
+            rows = pairs[["Linear Probing", "FT"]].abs().to_numpy()
+            findings.append(Finding(quantity, float(np.mean(rows[:, 0] - rows[:, 1])), bootstrap_interval(
+                rows, lambda x: float(np.mean(x[:, 0] - x[:, 1])), unit="cells"), claim, "<", 0.0, "less magnitude"))
+        else:
+            findings.append(undefined(quantity, "our run lacks FT or Linear Probing", claim, "<", 0.0, "less magnitude"))
+    return findings
+
+
+def ood_change(acc: pd.DataFrame, suite: list[str], methods: Sequence[str] = ()) -> pd.DataFrame:
+    """`ood_average_before_after` with the change (after − before: the mRI), of `methods` (all where empty)."""
+    frame = ood_average_before_after(acc, suite)
+    frame = frame[frame["method"].isin(methods)] if methods else frame
+    return frame.assign(change=frame["after"] - frame["before"])
+
+
+def ood_change_findings(change: pd.DataFrame, methods: Sequence[str], who: str, paper: str) -> list[Finding]:
+    """Fig. 4 / 8: per regime, the mean over `methods` of after − before average OOD accuracy, over seeds."""
+    return [per_seed_finding(change, r, methods, lambda rows: float(rows["change"].mean()),
+                             f"{r}: average OOD accuracy after − before, {who} (points)",
+                             f"{who} lowers the average accuracy on the OOD datasets", "<", 0.0, paper)
+            for r in _regimes(change)]
+
+
+# -- the panels ----------------------------------------------------------------------------------------
+def _figure(regimes: list[str]):
     import matplotlib.pyplot as plt
 
-    regimes = list(dict.fromkeys(table["regime"]))
-    seeds = table["seed"].nunique()
-    fig, axes = plt.subplots(1, len(regimes), figsize=(5.2 * len(regimes), 4.2), squeeze=False)
-    if artefact in PANELS["ri"]:
-        parts = {r: ri_matrix(table, r) for r in regimes}
-        for ax, (regime, matrix) in zip(axes[0], parts.items()):
-            heatmap(matrix.rename(columns=lambda c: c.removeprefix("RI digits_")), f"RI / mRI, {regime} ({seeds} seeds)", ax)
-        data = pd.concat(parts, names=["regime"]).reset_index()
-        finding = "; ".join(f"{r}: highest mRI " + ranked(m["mRI"]).split(", ")[0] + ", lowest " + ranked(m["mRI"]).split(", ")[-1]
-                            for r, m in parts.items())
-    elif artefact in PANELS["mri"] + PANELS["backward"] + PANELS["finetune_set"]:
-        value = {"mri": "mRI", "backward": "backward transfer", "finetune_set": "accuracy on the fine-tuning set"}[
-            next(k for k, v in PANELS.items() if artefact in v)]
-        means, errors = summary(table, value)
-        plt.close(fig)
-        fig, ax = plt.subplots(figsize=(4.0 + 1.6 * len(regimes), 4.2))
-        heatmap(means, f"{value} (mean of {seeds} seeds)", ax, center=None if value.startswith("accuracy") else 0.0)
-        data = means.join(errors, rsuffix=" standard error").reset_index()
-        finding = "; ".join(f"{r}: " + ranked(means[r]) for r in regimes)
-        if seeds > 1:
-            finding += f"; largest standard error {errors.to_numpy().max():.2f}"
-    elif artefact in PANELS["per_dataset"]:
-        part = acc[acc["method"] != "pretrained"].groupby(["regime", "method", "finetune_dataset", "eval_dataset"])["accuracy"].mean()
-        ft = part.xs("FT", level="method")
-        for ax, regime in zip(axes[0], regimes):
-            matrix = ft.xs(regime, level="regime").unstack("eval_dataset")
-            heatmap(matrix.rename(columns=lambda c: c.removeprefix("digits_"), index=lambda c: c.removeprefix("digits_")),
-                    f"FT accuracy after fine-tuning, {regime}", ax, center=None)
-        data = part.reset_index()
-        pre = acc[acc["method"] == "pretrained"].groupby(["regime", "eval_dataset"])["accuracy"].mean()
-        finding = "; ".join(f"{r}: pretrained accuracy " + ", ".join(f"{d.removeprefix('digits_')} {v:.1f}" for d, v in pre.xs(r).items())
-                            for r in regimes)
-    elif artefact in PANELS["before_after"]:
-        frame = ood_average_before_after(acc, settings.suite).groupby(["regime", "method"], sort=False)[["before", "after"]].mean()
-        for ax, regime in zip(axes[0], regimes):
-            frame.xs(regime).plot.bar(ax=ax, color=["tab:blue", "tab:red"], rot=60, fontsize=7)
-            ax.set_title(f"{regime}: average OOD accuracy before / after", fontsize=9)
-        data = frame.reset_index()
-        change = (frame["after"] - frame["before"]).unstack("regime")
-        finding = "mean change of OOD accuracy over methods: " + ", ".join(f"{r} {change[r].mean():+.1f}" for r in regimes)
-    else:
-        raise KeyError(f"no our-run panel for {artefact!r}")
+    return plt.subplots(1, len(regimes), figsize=(5.2 * len(regimes), 4.2), squeeze=False)
+
+
+def ri_panel(settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame) -> Panel:
+    """Table 2: RI per fine-tuning set and mRI, per method and regime."""
+    regimes, seeds = _regimes(table), table["seed"].nunique()
+    fig, axes = _figure(regimes)
+    parts = {r: ri_matrix(table, r) for r in regimes}
+    for ax, (regime, matrix) in zip(axes[0], parts.items()):
+        heatmap(matrix.rename(columns=lambda c: c.removeprefix("RI digits_")), f"RI / mRI, {regime} ({seeds} seeds)", ax)
     fig.tight_layout()
-    return data, fig, finding
+    return pd.concat(parts, names=["regime"]).reset_index(), fig, Findings(ri_findings(table))
+
+
+def summary_panel(settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame, value: str,
+                  judge: Callable[[pd.DataFrame], list[Finding]]) -> Panel:
+    """Tables 3, 15, 18, 19: `value` per method and regime, mean (and standard error) over seeds."""
+    import matplotlib.pyplot as plt
+
+    means, errors = summary(table, value)
+    fig, ax = plt.subplots(figsize=(4.0 + 1.6 * means.shape[1], 4.2))
+    heatmap(means, f"{value} (mean of {table['seed'].nunique()} seeds)", ax,
+            center=None if value.startswith("accuracy") else 0.0)
+    fig.tight_layout()
+    return means.join(errors, rsuffix=" standard error").reset_index(), fig, Findings(judge(table))
+
+
+def per_dataset_panel(settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame) -> Panel:
+    """Table 30: FT's accuracy on every suite set after fine-tuning on each, per regime."""
+    regimes = _regimes(table)
+    fig, axes = _figure(regimes)
+    part = acc[acc["method"] != PRETRAINED].groupby(["regime", "method", "finetune_dataset", "eval_dataset"])["accuracy"].mean()
+    ft = part.xs("FT", level="method")
+    for ax, regime in zip(axes[0], regimes):
+        matrix = ft.xs(regime, level="regime").unstack("eval_dataset")
+        heatmap(matrix.rename(columns=lambda c: c.removeprefix("digits_"), index=lambda c: c.removeprefix("digits_")),
+                f"FT accuracy after fine-tuning, {regime}", ax, center=None)
+    fig.tight_layout()
+    return part.reset_index(), fig, Findings(per_dataset_findings(acc, settings.suite))
+
+
+def ft_before_after_panel(settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame) -> Panel:
+    """Fig. 4: average OOD accuracy of each regime's pretrained model (before) and after vanilla FT."""
+    import matplotlib.pyplot as plt
+
+    change = ood_change(acc, settings.suite, ["FT"])
+    frame = change.groupby("regime", sort=False)[["before", "after"]].mean()
+    fig, ax = plt.subplots(figsize=(1.6 + 1.2 * len(frame), 4.2))
+    frame.plot.bar(ax=ax, color=["tab:blue", "tab:red"], rot=0, fontsize=8)
+    ax.set(ylabel="average OOD accuracy (%)", xlabel="")
+    ax.set_title("Average OOD accuracy before / after vanilla FT", fontsize=9)
+    fig.tight_layout()
+    findings = ood_change_findings(change, ["FT"], "vanilla FT",
+                                   "severe loss for LAION-2B and OpenAI; IN-1K + AugReg gains (Fig. 4)")
+    return frame.reset_index().assign(method="FT"), fig, Findings(findings)
+
+
+def before_after_panel(settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame) -> Panel:
+    """Fig. 8: average OOD accuracy before / after fine-tuning with each method, per regime."""
+    change = ood_change(acc, settings.suite)
+    frame = change.groupby(["regime", "method"], sort=False)[["before", "after"]].mean()
+    regimes = _regimes(change)
+    fig, axes = _figure(regimes)
+    for ax, regime in zip(axes[0], regimes):
+        frame.xs(regime).plot.bar(ax=ax, color=["tab:blue", "tab:red"], rot=60, fontsize=7)
+        ax.set_title(f"{regime}: average OOD accuracy before / after", fontsize=9)
+    fig.tight_layout()
+    methods = list(dict.fromkeys(change["method"]))
+    findings = ood_change_findings(change, methods, "fine-tuning (mean over the methods)",
+                                   "severe loss for LAION-2B and OpenAI; IN-1K + AugReg gains (Fig. 8)")
+    return frame.reset_index(), fig, Findings(findings)
+
+
+# Which panel draws each artefact, and with which fixed options.
+PANELS: dict[str, tuple[Callable[..., Panel], dict[str, Any]]] = {
+    "table02": (ri_panel, {}),
+    "table03": (summary_panel, {"value": "mRI", "judge": mri_findings}),
+    "table15": (summary_panel, {"value": "mRI", "judge": mri_findings}),
+    "table18": (summary_panel, {"value": "backward transfer", "judge": backward_findings}),
+    "table19": (summary_panel, {"value": FT_SET, "judge": finetune_set_findings}),
+    "table30": (per_dataset_panel, {}),
+    "figure04": (ft_before_after_panel, {}),
+    "figure08": (before_after_panel, {}),
+}
+
+
+def has_panel(artefact: str) -> bool:
+    """Whether our miniature benchmark has a counterpart of `artefact`."""
+    return artefact in PANELS
+
+
+def our_panel(artefact: str, settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame) -> Panel:
+    """The artefact's counterpart on our benchmark: `(data, figure, findings)`, each finding judged by its interval."""
+    if artefact not in PANELS:
+        raise KeyError(f"no our-run panel for {artefact!r}; panels exist for {sorted(PANELS)}")
+    draw, options = PANELS[artefact]
+    return draw(settings, acc, table, **options)

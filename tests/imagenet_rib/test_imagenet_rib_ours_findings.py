@@ -1,0 +1,82 @@
+"""Known answers of the main benchmark's findings (lib.imagenet_rib.ours) on small hand-built frames."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from lib.imagenet_rib.benchmark import PRETRAINED
+from lib.imagenet_rib.ours import (BEST, backward_findings, mri_findings, ood_change, ood_change_findings, our_panel,
+                                   per_dataset_findings, seed_interval)
+
+
+def mri_table(best_margins: list[float], regime: str = "r1") -> pd.DataFrame:
+    """Per seed: FT at -4, LP at -1, Visual Prompt at -5, WiSE-FT at 0 and MS:PRE-FT-EWC-LwF at 0 + margin,
+    so MS's margin over the second-highest other method (LP, -1) is 1 + margin."""
+    rows = []
+    for seed, margin in enumerate(best_margins):
+        mri = {"FT": -4.0, "Linear Probing": -1.0, "Visual Prompt": -5.0, "WiSE-FT": 0.0, BEST: margin}
+        rows += [{"regime": regime, "seed": seed, "method": m, "mRI": v, "backward transfer": -v} for m, v in mri.items()]
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("margins, verdict", [
+    ([1.0, 1.2, 0.8], "supported"),            # MS above LP: margin 2 ± 0.5
+    ([-3.0, -2.8, -3.2], "contradicted"),      # below LP: margin -2
+    ([-2.0, 0.0, 1.5], "not_distinguishable"),  # straddles 0
+    ([1.0], "not_checkable"),                   # one seed: no interval
+])
+def test_mri_rank_of_the_multi_stage_method_is_judged_over_seeds(margins, verdict):
+    finding = mri_findings(mri_table(margins))[0]
+    assert finding.estimate == pytest.approx(1 + sum(margins) / len(margins))
+    assert finding.verdict == verdict
+    assert ("one seed" in finding.interval.method) == (len(margins) == 1)
+
+
+def test_linear_probing_steadier_than_ft_and_visual_prompt_not():
+    lp, vp = mri_findings(mri_table([1.0, 1.1]))[1:]
+    assert lp.estimate == pytest.approx(3.0) and lp.verdict == "supported"  # constant over seeds: a point interval
+    assert vp.estimate == pytest.approx(-1.0) and vp.verdict == "contradicted"
+
+
+def test_a_missing_method_makes_the_claim_not_checkable_and_says_so():
+    table = mri_table([1.0, 1.2]).query("method != 'LwF'")
+    finding = backward_findings(table)[0]
+    assert finding.verdict == "not_checkable" and "our run has no LwF" in finding.interval.method
+
+
+def test_seed_interval_is_undefined_for_one_seed():
+    assert not seed_interval([2.0]).defined and seed_interval([1.0, 3.0]).defined
+
+
+def accuracies(changes: dict[str, list[float]], seeds: int = 2) -> pd.DataFrame:
+    """Pretrained at 50 on a, b, c; per method and seed, each fine-tuned model moves every other suite
+    set by change[seed] (and reaches 90 on its own set)."""
+    rows = []
+    for seed in range(seeds):
+        rows += [{"regime": "r1", "seed": seed, "method": PRETRAINED, "finetune_dataset": "", "eval_dataset": d,
+                  "accuracy": 50.0} for d in "abc"]
+        for method, change in changes.items():
+            rows += [{"regime": "r1", "seed": seed, "method": method, "finetune_dataset": f, "eval_dataset": d,
+                      "accuracy": 90.0 if d == f else 50.0 + change[seed]} for f in "abc" for d in "abc"]
+    return pd.DataFrame(rows)
+
+
+def test_before_after_uses_only_the_methods_asked_for():
+    acc = accuracies({"FT": [-3.9, -4.0, -4.1], "WiSE-FT": [7.0, 7.2, 6.8]}, seeds=3)
+    ft = ood_change_findings(ood_change(acc, list("abc"), ["FT"]), ["FT"], "vanilla FT", "")
+    both = ood_change_findings(ood_change(acc, list("abc")), ["FT", "WiSE-FT"], "fine-tuning", "")
+    assert len(ft) == 1 and ft[0].estimate == pytest.approx(-4.0) and ft[0].verdict == "supported"
+    assert both[0].estimate == pytest.approx(1.5) and both[0].verdict == "contradicted"
+
+
+def test_per_dataset_share_and_magnitude_bootstrap_over_cells():
+    acc = accuracies({"EWC": [1.0, 1.0], "LwF": [2.0, 2.0], "FT": [-6.0, -6.0], "Linear Probing": [-1.0, -1.0]})
+    share, magnitude = per_dataset_findings(acc, list("abc"))
+    assert share.estimate == 1.0 and share.verdict == "supported" and "over 12 cells" in share.interval.method
+    assert magnitude.estimate == pytest.approx(-5.0) and magnitude.verdict == "supported"
+
+
+def test_unknown_artefact_names_the_valid_ones():
+    with pytest.raises(KeyError, match="panels exist for .*figure04"):
+        our_panel("table99", None, pd.DataFrame(), pd.DataFrame())
