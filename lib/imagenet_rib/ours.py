@@ -77,11 +77,6 @@ def heatmap(matrix: pd.DataFrame, title: str, ax, fmt: str = ".1f", center: floa
     ax.set_title(title, fontsize=9)
 
 
-def ranked(series: pd.Series) -> str:
-    """`name +value, ...` from the highest value to the lowest."""
-    return ", ".join(f"{k} {v:+.1f}" for k, v in series.sort_values(ascending=False).items())
-
-
 # -- findings: the paper's claim about each artefact, judged by an interval -----------------------------
 Panel = tuple[pd.DataFrame, "Figure", Findings]
 BEST = "MS:PRE-FT-EWC-LwF"
