@@ -29,6 +29,7 @@ import torch
 from scipy import stats
 from torch import nn
 
+from ..findings import Finding, Findings, Interval, bootstrap_interval
 from ..metrics.cka import FIGURE9_COMPONENTS, layerwise_cka, record_block_features
 from ..metrics.dataset_distance import ot_dataset_distance
 from ..params import Parameter, ParamsError, validate
@@ -162,9 +163,9 @@ def analysis_settings(artefact: str, analysis: dict) -> CKASettings | DistanceSe
 
 
 def our_representation_panel(artefact: str, benchmark_params: str, results_dir: str,
-                             analysis: dict) -> tuple[pd.DataFrame, Figure, str]:
+                             analysis: dict) -> tuple[pd.DataFrame, Figure, Findings]:
     """Figures 7, 14 (CKA), 10 (OTDD) and 11 (accuracy vs distance) of a tier's benchmark:
-    `(data, figure, finding)`, the finding computed from the run. Settings and names are checked,
+    `(data, figure, findings)`, each finding judged by a seeded bootstrap interval. Settings and names are checked,
     then the data opened (the registry suite raises DatasetMissingError), before any model is loaded."""
     from .benchmark import Benchmark, BenchmarkSettings
 
@@ -185,8 +186,34 @@ def our_representation_panel(artefact: str, benchmark_params: str, results_dir: 
     return _correlation_panel(bench, chosen, benchmark_params, results_dir)
 
 
+def cka_findings(data: pd.DataFrame, key: str) -> list[Finding]:
+    """Fig. 14 (`key` method): FT's mean CKA minus the lowest mean of the other methods, seeded bootstrap
+    over the (dataset, block, component) cells. Fig. 7 (`key` regime) compares LAION-2B / OpenAI with
+    ImageNet pretraining, which our miniature does not have."""
+    claim = "FT changes the representation most (read: its mean CKA is the lowest of the methods)"
+    quantity = "FT's mean CKA − the lowest mean CKA of the other methods"
+    cells = data.pivot_table(index=["dataset", "block", "component"], columns=key, values="cka", sort=False)
+    if key == "regime":
+        return [Finding("mean CKA after FT, large-data (LAION-2B, OpenAI) minus ImageNet pretraining", float("nan"),
+                        Interval(float("nan"), float("nan"), "undefined: our miniature has no LAION-2B or OpenAI regime"),
+                        "FT changes the representations of models pretrained on large data more", "<", 0.0,
+                        "lower CKA for LAION-2B and OpenAI (Fig. 7)")]
+    if "FT" not in cells.columns or cells.shape[1] < 2:
+        return [Finding(quantity, float("nan"), Interval(float("nan"), float("nan"), "undefined: needs FT and another method"),
+                        claim, "<", 0.0, "Fig. 14")]
+    columns = ["FT"] + [c for c in cells.columns if c != "FT"]
+
+    def gap(rows: np.ndarray) -> float:
+        means = rows.mean(axis=0)
+        return float(means[0] - means[1:].min())
+
+    rows = cells[columns].to_numpy()
+    return [Finding(quantity, gap(rows), bootstrap_interval(rows, gap, unit="(dataset, block, component) cells"),
+                    claim, "<", 0.0, "FT and LP-FT change the blocks most (Fig. 14)")]
+
+
 def _cka_panel(bench: Benchmark, chosen: CKASettings, pairs: list[tuple[str, str]],
-               key: str) -> tuple[pd.DataFrame, Figure, str]:
+               key: str) -> tuple[pd.DataFrame, Figure, Findings]:
     """CKA(pretrained, fine-tuned) per dataset, component and block, one line per `key` (regime or method)."""
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
@@ -218,10 +245,7 @@ def _cka_panel(bench: Benchmark, chosen: CKASettings, pairs: list[tuple[str, str
     fig.suptitle(f"CKA(pretrained, fine-tuned on {chosen.finetune_dataset}), {chosen.images} images, seed {seed}",
                  fontsize=9)
     fig.tight_layout()
-    lowest = data.loc[data.groupby(key, sort=False)["cka"].idxmin()]
-    finding = f"lowest CKA per {key}: " + ", ".join(
-        f"{r[key]} {r.cka:.3f} (block {r.block} {r.component} on {r.dataset})" for _, r in lowest.iterrows())
-    return data, fig, finding
+    return data, fig, Findings(cka_findings(data, key))
 
 
 def _distances(bench: Benchmark, chosen: DistanceSettings, names: list[str], pixel_space: bool) -> pd.DataFrame:
@@ -238,7 +262,7 @@ def _distances(bench: Benchmark, chosen: DistanceSettings, names: list[str], pix
     return distances_from(sample(bench.reference), ((name, sample(name)) for name in names), spaces, bench.s.device)
 
 
-def _distance_panel(bench: Benchmark, chosen: DistanceSettings) -> tuple[pd.DataFrame, Figure, str]:
+def _distance_panel(bench: Benchmark, chosen: DistanceSettings) -> tuple[pd.DataFrame, Figure, Findings]:
     import matplotlib.pyplot as plt
 
     names = [name for name in bench.s.suite if name not in chosen.exclude]
@@ -249,14 +273,23 @@ def _distance_panel(bench: Benchmark, chosen: DistanceSettings) -> tuple[pd.Data
         distances[column].rename(lambda c: c.removeprefix("digits_")).plot.bar(ax=ax, rot=45, fontsize=7)
         ax.set_title(f"OTDD from {bench.reference}, {column}", fontsize=9)
     fig.tight_layout()
-    finding = ("nearest / farthest from the pretraining set: pixel " + pixel.idxmin() + " / " + pixel.idxmax()
-               + "; feature " + feature.idxmin() + " / " + feature.idxmax()
-               + f"; Spearman ρ between the two orderings {pixel.corr(feature, method='spearman'):.2f}")
-    return distances.reset_index(names="dataset"), fig, finding
+    rows = distances.to_numpy()
+    finding = Finding("Spearman ρ between the pixel-space and feature-space distances of the datasets",
+                      _spearman(rows), bootstrap_interval(rows, _spearman, unit="datasets"),
+                      "pixel and feature space order the datasets differently (read: ρ below 1)", "<", 1.0,
+                      "synthetic sets near in pixels, far in features (Fig. 10)")
+    return distances.reset_index(names="dataset"), fig, Findings([finding])
+
+
+def _spearman(rows: np.ndarray) -> float:
+    """Spearman ρ of the two columns of `rows` (nan where either is constant)."""
+    if len(np.unique(rows[:, 0])) < 2 or len(np.unique(rows[:, 1])) < 2:
+        return float("nan")
+    return float(stats.spearmanr(rows[:, 0], rows[:, 1]).statistic)
 
 
 def _correlation_panel(bench: Benchmark, chosen: DistanceSettings, benchmark_params: str,
-                       results_dir: str) -> tuple[pd.DataFrame, Figure, str]:
+                       results_dir: str) -> tuple[pd.DataFrame, Figure, Findings]:
     import matplotlib.pyplot as plt
 
     from .benchmark import PRETRAINED
@@ -276,7 +309,19 @@ def _correlation_panel(bench: Benchmark, chosen: DistanceSettings, benchmark_par
     ax.set_ylabel(f"{bench.reference} accuracy after fine-tuning (%)")
     ax.legend(fontsize=6)
     fig.tight_layout()
-    negative = int((data["pearson r"] < 0).sum())
-    finding = (f"Pearson r < 0 for {negative} of {len(data)} methods (paper, Table 7: negative for all but one "
-               f"cell); with {len(feature)} fine-tuning datasets the smallest p-value is {data['p-value'].min():.2f}")
-    return data, fig, finding
+    findings = []
+    for method, part in after.groupby("method", sort=False):
+        rows = np.column_stack([feature.loc[part["finetune_dataset"]].to_numpy(), part["accuracy"].to_numpy()])
+        findings.append(Finding(f"{method}: Pearson r of {bench.reference} accuracy after fine-tuning with the "
+                                f"fine-tuning set's distance", data.set_index("method").loc[method, "pearson r"],
+                                bootstrap_interval(rows, _pearson, unit=f"fine-tuning datasets (of {len(rows)})"),
+                                "accuracy on the pretraining set falls with the fine-tuning set's distance from it",
+                                "<", 0.0, "negative for all but one cell (Table 7)"))
+    return data, fig, Findings(findings)
+
+
+def _pearson(rows: np.ndarray) -> float:
+    """Pearson r of the two columns of `rows` (nan where either is constant or fewer than 3 rows)."""
+    if len(rows) < 3 or len(np.unique(rows[:, 0])) < 2 or len(np.unique(rows[:, 1])) < 2:
+        return float("nan")
+    return float(stats.pearsonr(rows[:, 0], rows[:, 1]).statistic)
