@@ -46,12 +46,12 @@ class Interval:
 
 
 def mean_interval(values: Sequence[float], unit: str = "seeds", level: float = LEVEL) -> Interval:
-    """Student-t interval of the mean of independent values (per seed, per model); one value: the
-    point itself, said so."""
+    """Student-t interval of the mean of independent values (per seed, per model); undefined (NaN
+    bounds, the reason said) for a single value, so that no verdict rests on one point."""
     values = np.asarray(values, dtype=float)
-    mean = float(values.mean())
     if len(values) < 2:
-        return Interval(mean, mean, f"one of {unit}: no interval")
+        return Interval(float("nan"), float("nan"), f"undefined: one of {unit}, no interval")
+    mean = float(values.mean())
     half = stats.t.ppf(0.5 + level / 2, len(values) - 1) * values.std(ddof=1) / np.sqrt(len(values))
     return Interval(mean - half, mean + half, f"{level:.0%} t-interval over {len(values)} {unit}")
 

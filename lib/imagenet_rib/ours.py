@@ -85,13 +85,6 @@ FT_SET = "accuracy on the fine-tuning set"
 NAN = float("nan")
 
 
-def seed_interval(values: Sequence[float]) -> Interval:
-    """The t-interval of the mean over seeds; undefined, with the reason, for a single seed."""
-    if len(values) < 2:
-        return Interval(NAN, NAN, "undefined: one seed, no interval over seeds")
-    return mean_interval(values, "seeds")
-
-
 def undefined(quantity: str, reason: str, claim: str, direction: str, threshold: float, paper: str) -> Finding:
     """A claim our run cannot check, with the reason in place of an interval."""
     return Finding(quantity, NAN, Interval(NAN, NAN, f"undefined: {reason}"), claim, direction, threshold, paper)
@@ -107,7 +100,7 @@ def per_seed_finding(frame: pd.DataFrame, regime: str, methods: Sequence[str], s
     if missing:
         return undefined(quantity, f"our run has no {', '.join(missing)}", claim, direction, threshold, paper)
     values = [statistic(rows.set_index("method")) for _, rows in part.groupby("seed", sort=False)]
-    return Finding(quantity, float(np.mean(values)), seed_interval(values), claim, direction, threshold, paper)
+    return Finding(quantity, float(np.mean(values)), mean_interval(values, "seeds"), claim, direction, threshold, paper)
 
 
 def _regimes(frame: pd.DataFrame) -> list[str]:

@@ -19,9 +19,10 @@ def test_mean_interval_is_the_t_interval_of_the_mean():
     assert "3 seeds" in interval.method
 
 
-def test_one_seed_has_no_width_and_says_so():
+def test_one_seed_has_no_interval_and_no_verdict():
     interval = mean_interval([0.4])
-    assert interval.low == interval.high == 0.4 and "no interval" in interval.method
+    assert not interval.defined and "one of seeds, no interval" in interval.method
+    assert Finding("x", 0.4, interval, "positive").verdict == "not_checkable"
 
 
 def test_bootstrap_is_seeded_and_keeps_rows_together():

@@ -7,7 +7,7 @@ import pytest
 
 from lib.imagenet_rib.benchmark import PRETRAINED
 from lib.imagenet_rib.ours import (BEST, backward_findings, mri_findings, ood_change, ood_change_findings, our_panel,
-                                   per_dataset_findings, seed_interval)
+                                   per_dataset_findings)
 
 
 def mri_table(best_margins: list[float], regime: str = "r1") -> pd.DataFrame:
@@ -43,10 +43,6 @@ def test_a_missing_method_makes_the_claim_not_checkable_and_says_so():
     table = mri_table([1.0, 1.2]).query("method != 'LwF'")
     finding = backward_findings(table)[0]
     assert finding.verdict == "not_checkable" and "our run has no LwF" in finding.interval.method
-
-
-def test_seed_interval_is_undefined_for_one_seed():
-    assert not seed_interval([2.0]).defined and seed_interval([1.0, 3.0]).defined
 
 
 def accuracies(changes: dict[str, list[float]], seeds: int = 2) -> pd.DataFrame:
