@@ -8,9 +8,11 @@ the caller's: a Jupyter kernel draws inline, a script without a display falls ba
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 import seaborn as sns
 
@@ -22,6 +24,33 @@ def set_style() -> None:
     """The project's plotting style: seaborn's paper context, white grid, 150 dpi."""
     sns.set_theme(context="paper", style="whitegrid", font_scale=1.1)
     plt.rcParams.update({"figure.dpi": 110, "savefig.dpi": 150, "savefig.bbox": "tight", "svg.hashsalt": "0"})
+
+
+DIVERGING = "vlag_r"  # differences, RIs, correlations: red = loss, blue = gain
+SEQUENTIAL = "viridis"  # accuracies and other levels
+
+
+def heatmap(ax: plt.Axes, matrix: pd.DataFrame, *, center: float | None = None, cmap: str | None = None,
+            annot: pd.DataFrame | None = None, fmt: str = ".1f", vmin: float | None = None, vmax: float | None = None,
+            cbar: bool = False, title: str = "", label: Callable[[str], str] = str) -> None:
+    """The project's one annotated heatmap: diverging around `center` (or sequential without one),
+    cells annotated with their value (or with the text of `annot`, e.g. the printed cell), NaN cells
+    blank, tick labels passed through `label`."""
+    values = matrix.astype(float)
+    if annot is None:
+        annot_arg: bool | np.ndarray = True
+    else:
+        annot_arg = annot.reindex(index=matrix.index, columns=matrix.columns).fillna("").to_numpy()
+        fmt = ""
+    sns.heatmap(values, ax=ax, annot=annot_arg, fmt=fmt, cmap=cmap or (DIVERGING if center is not None else SEQUENTIAL),
+                center=center, vmin=vmin, vmax=vmax, cbar=cbar, linewidths=0.4, linecolor="white",
+                annot_kws={"fontsize": 7})
+    ax.set_xticklabels([label(t.get_text()) for t in ax.get_xticklabels()], rotation=45, ha="right")
+    ax.set_yticklabels([label(t.get_text()) for t in ax.get_yticklabels()], rotation=0)
+    ax.set_xlabel("")
+    ax.set_ylabel("")
+    ax.grid(False)
+    ax.set_title(title, fontsize=9)
 
 
 def save_figure(fig: plt.Figure, data: pd.DataFrame, out_dir: str | Path, stem: str) -> list[Path]:

@@ -17,6 +17,7 @@ import pandas as pd
 import seaborn as sns
 
 from ..audit import audit_paper
+from ..plotting import DIVERGING, heatmap
 from ..claims import ledger
 from .claims import claims_for
 from .tables import (
@@ -38,8 +39,6 @@ from .tables import (
 )
 
 PAPER = "imagenet_rib"
-DIVERGING = "vlag_r"     # red = loss, blue = gain
-SEQUENTIAL = "viridis"
 METHOD_SHORT = {"Linear Probing": "LP", "Visual Prompt": "VP", "MS:PRE-FT-EWC-LwF": "MS"}
 
 # One question per artefact: what the table/figure is asked to show.
@@ -97,24 +96,9 @@ def short(name: str) -> str:
     return SHORT.get(name, METHOD_SHORT.get(name, name))
 
 
-def _heatmap(ax: plt.Axes, matrix: pd.DataFrame, *, center: float | None = None, cmap: str = SEQUENTIAL,
-             annot: pd.DataFrame | None = None, fmt: str = ".1f", vmin: float | None = None, vmax: float | None = None,
-             cbar: bool = False, title: str = "") -> None:
-    """One annotated heatmap; NaN cells (dashes) stay blank."""
-    values = matrix.astype(float)
-    if annot is None:
-        annot_arg: bool | np.ndarray = True
-    else:
-        annot_arg = annot.reindex(index=matrix.index, columns=matrix.columns).fillna("").to_numpy()
-        fmt = ""
-    sns.heatmap(values, ax=ax, annot=annot_arg, fmt=fmt, cmap=cmap, center=center, vmin=vmin, vmax=vmax, cbar=cbar,
-                linewidths=0.4, linecolor="white", annot_kws={"fontsize": 7})
-    ax.set_xticklabels([short(t.get_text()) for t in ax.get_xticklabels()], rotation=45, ha="right")
-    ax.set_yticklabels([short(t.get_text()) for t in ax.get_yticklabels()], rotation=0)
-    ax.set_xlabel("")
-    ax.set_ylabel("")
-    ax.grid(False)
-    ax.set_title(title, fontsize=9)
+def _heatmap(ax: plt.Axes, matrix: pd.DataFrame, **options) -> None:
+    """`lib.plotting.heatmap` with this paper's short dataset and method labels."""
+    heatmap(ax, matrix, label=short, **options)
 
 
 def _grid(n: int, ncols: int, cell: tuple[float, float]) -> tuple[plt.Figure, list[plt.Axes]]:

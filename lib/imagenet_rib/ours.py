@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..findings import Finding, Findings, Interval, bootstrap_interval, mean_interval
+from ..plotting import heatmap
 from ..store import RunContext
 from .benchmark import PRETRAINED, Benchmark, BenchmarkSettings, mean_and_standard_error, robustness_table
 
@@ -66,15 +67,6 @@ def ood_average_before_after(acc: pd.DataFrame, suite: list[str]) -> pd.DataFram
             rows.append({"regime": regime, "seed": seed, "method": method,
                          "before": sum(before) / len(before), "after": sum(after) / len(after)})
     return pd.DataFrame(rows)
-
-
-def heatmap(matrix: pd.DataFrame, title: str, ax, fmt: str = ".1f", center: float | None = 0.0) -> None:
-    """An annotated seaborn heatmap of `matrix` on `ax`: diverging around `center`, or viridis where it is None."""
-    import seaborn as sns
-
-    sns.heatmap(matrix, annot=True, fmt=fmt, cmap="RdBu" if center is not None else "viridis", center=center,
-                ax=ax, cbar_kws={"shrink": 0.7}, annot_kws={"fontsize": 7})
-    ax.set_title(title, fontsize=9)
 
 
 # -- findings: the paper's claim about each artefact, judged by an interval -----------------------------
@@ -235,7 +227,8 @@ def ri_panel(settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame
     fig, axes = _figure(regimes)
     parts = {r: ri_matrix(table, r) for r in regimes}
     for ax, (regime, matrix) in zip(axes[0], parts.items()):
-        heatmap(matrix.rename(columns=lambda c: c.removeprefix("RI digits_")), f"RI / mRI, {regime} ({seeds} seeds)", ax)
+        heatmap(ax, matrix.rename(columns=lambda c: c.removeprefix("RI digits_")), center=0.0, cbar=True,
+                title=f"RI / mRI, {regime} ({seeds} seeds)")
     fig.tight_layout()
     return pd.concat(parts, names=["regime"]).reset_index(), fig, Findings(ri_findings(table))
 
@@ -247,8 +240,8 @@ def summary_panel(settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.Data
 
     means, errors = summary(table, value)
     fig, ax = plt.subplots(figsize=(4.0 + 1.6 * means.shape[1], 4.2))
-    heatmap(means, f"{value} (mean of {table['seed'].nunique()} seeds)", ax,
-            center=None if value.startswith("accuracy") else 0.0)
+    heatmap(ax, means, center=None if value.startswith("accuracy") else 0.0, cbar=True,
+            title=f"{value} (mean of {table['seed'].nunique()} seeds)")
     fig.tight_layout()
     return means.join(errors, rsuffix=" standard error").reset_index(), fig, Findings(judge(table))
 
@@ -261,8 +254,8 @@ def per_dataset_panel(settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.
     ft = part.xs("FT", level="method")
     for ax, regime in zip(axes[0], regimes):
         matrix = ft.xs(regime, level="regime").unstack("eval_dataset")
-        heatmap(matrix.rename(columns=lambda c: c.removeprefix("digits_"), index=lambda c: c.removeprefix("digits_")),
-                f"FT accuracy after fine-tuning, {regime}", ax, center=None)
+        heatmap(ax, matrix.rename(columns=lambda c: c.removeprefix("digits_"), index=lambda c: c.removeprefix("digits_")),
+                cbar=True, title=f"FT accuracy after fine-tuning, {regime}")
     fig.tight_layout()
     return part.reset_index(), fig, Findings(per_dataset_findings(acc, settings.suite))
 

@@ -26,7 +26,8 @@ from ..findings import Finding, Findings
 from ..metrics.robustness import effective_robustness_improvement
 from .benchmark import CLIP_REGIME, PRETRAINED, Benchmark, per_value, robustness_table
 from .experiments import load_experiments, run_experiment
-from .ours import FT_SET, Panel, heatmap, ood_average_before_after, per_seed_finding, summary, undefined
+from ..plotting import heatmap
+from .ours import FT_SET, Panel, ood_average_before_after, per_seed_finding, summary, undefined
 
 EXPERIMENT_PANELS = {
     "table06": "imagenet_val",
@@ -167,7 +168,7 @@ def imagenet_val_panel(run: ExperimentRun):
     fig, axes = plt.subplots(1, 2, figsize=(11, 1.6 + 0.5 * data["regime"].nunique()))
     for ax, value, center in zip(axes, ("accuracy", "difference"), (None, 0.0)):
         matrix = data.pivot(index="regime", columns="eval_dataset", values=value).loc[data["regime"].unique(), order]
-        heatmap(matrix.rename(columns=_short), f"FT on {run.reference}: {value} (%)", ax, center=center)
+        heatmap(ax, matrix.rename(columns=_short), center=center, cbar=True, title=f"FT on {run.reference}: {value} (%)")
     fig.tight_layout()
     change = ood_average_before_after(acc, run.suite)
     findings = [per_seed_finding(change, r, ["FT"], lambda rows: abs(float(rows.loc["FT", "after"] - rows.loc["FT", "before"])),
@@ -188,7 +189,7 @@ def clip_panel(clip: ExperimentRun, main: ExperimentRun):
     main_means, _ = summary(main.table(), "mRI")
     means = pd.concat([clip_means[clip.regimes], main_means[main.regimes]], axis=1)
     fig, ax = plt.subplots(figsize=(3.5 + 1.4 * means.shape[1], 4.2))
-    heatmap(means, "mRI: zero-shot CLIP (left) and the main regimes", ax)
+    heatmap(ax, means, center=0.0, cbar=True, title="mRI: zero-shot CLIP (left) and the main regimes")
     fig.tight_layout()
     findings = []
     for r in clip.regimes:
@@ -242,8 +243,8 @@ def validation_panel(split: ExperimentRun, main: ExperimentRun, value: str):
     parts = {value: with_split, "difference from main": difference, "mean selected epoch": epochs}
     fig, axes = plt.subplots(1, 3, figsize=(5 + 4.2 * with_split.shape[1], 4.2))
     for ax, (name, matrix) in zip(axes, parts.items()):
-        heatmap(matrix, f"{name} (validation split)" if name == value else name, ax,
-                center=None if name == "mean selected epoch" else 0.0)
+        heatmap(ax, matrix, center=None if name == "mean selected epoch" else 0.0, cbar=True,
+                title=f"{name} (validation split)" if name == value else name)
     fig.tight_layout()
     data = pd.concat([m.rename_axis(index="method", columns="regime").reset_index()
                       .melt(id_vars="method", var_name="regime", value_name=name).set_index(["method", "regime"])
@@ -299,7 +300,7 @@ def weight_decay_panel(run: ExperimentRun):
 
     means = sweep_mri(run, "FT")
     fig, ax = plt.subplots(figsize=(3 + 1.4 * means.shape[1], 1.5 + 0.45 * len(means)))
-    heatmap(means, f"FT mRI per {run.swept}", ax)
+    heatmap(ax, means, center=0.0, cbar=True, title=f"FT mRI per {run.swept}")
     fig.tight_layout()
     table = run.table()
     findings = [per_seed_finding(table, r, ["FT"], lambda rows: end_difference(rows, run.swept, "mRI"),

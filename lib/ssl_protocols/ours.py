@@ -19,6 +19,7 @@ from scipy import stats
 
 from ..data.shifts import make_domain
 from ..findings import Finding, Findings, Interval, bootstrap_interval, difference_interval, mean_interval
+from ..plotting import heatmap
 from ..metrics.correlation import mean_correlation, spearman_confidence_interval, spearman_matrix
 from ..store import RunContext
 from .accuracies import score_table
@@ -125,13 +126,11 @@ def id_vs_ood_points(frame: pd.DataFrame, in_domain: str, datasets: list[str], m
     return pd.DataFrame(rows)
 
 
-def _heatmap(matrix: pd.DataFrame, title: str, ax=None, fmt: str = ".2f", vmin: float = -1, vmax: float = 1):
-    import seaborn as sns
-
+def _heatmap(matrix: pd.DataFrame, title: str, ax=None, fmt: str = ".2f", vmin: float = -1, vmax: float = 1) -> Figure:
+    """`lib.plotting.heatmap` on `ax`, or on a new figure sized to the matrix; returns the figure."""
     if ax is None:
         _, ax = plt.subplots(figsize=(0.9 * matrix.shape[1] + 2.2, 0.45 * matrix.shape[0] + 1.4))
-    sns.heatmap(matrix, annot=True, fmt=fmt, vmin=vmin, vmax=vmax, cmap="viridis", ax=ax, cbar_kws={"shrink": 0.7})
-    ax.set_title(title, fontsize=9)
+    heatmap(ax, matrix, fmt=fmt, vmin=vmin, vmax=vmax, center=0.0 if vmin < 0 else None, cbar=True, title=title)
     return ax.figure
 
 
