@@ -53,6 +53,33 @@ def heatmap(ax: plt.Axes, matrix: pd.DataFrame, *, center: float | None = None, 
     ax.set_title(title, fontsize=9)
 
 
+def paper_and_ours_heatmaps(frame: pd.DataFrame, index: str, columns: str, *, center: float | None = None,
+                            fmt: str = ".1f", label: Callable[[str], str] = str,
+                            titles: tuple[str, str] = ("paper", "ours")) -> plt.Figure:
+    """The paper's matrix and ours from one tidy frame (`lib.results`), side by side: one colour
+    scale over both, rows in the paper's order (rows only ours has come after), seeds averaged."""
+    from .results import matrix
+
+    paper, ours = (frame[frame["source"] == s] for s in ("paper", "ours"))
+    order = list(dict.fromkeys(paper[index]))
+    matrices = [matrix(paper, index, columns, order), matrix(ours, index, columns, order)]
+    values = np.concatenate([m.to_numpy(dtype=float).ravel() for m in matrices])
+    values = values[np.isfinite(values)]
+    if center is None:
+        vmin, vmax = (values.min(), values.max()) if len(values) else (None, None)
+    else:
+        extent = np.abs(values - center).max() if len(values) else 1.0
+        vmin, vmax = center - extent, center + extent
+    widths = [max(m.shape[1], 1) + 1.5 for m in matrices]
+    rows = max(m.shape[0] for m in matrices)
+    fig, axes = plt.subplots(1, 2, figsize=(0.75 * sum(widths) + 1.5, 0.42 * rows + 1.8),
+                             gridspec_kw={"width_ratios": widths})
+    for ax, m, title, last in zip(axes, matrices, titles, (False, True)):
+        heatmap(ax, m, center=center, fmt=fmt, vmin=vmin, vmax=vmax, cbar=last, title=title, label=label)
+    fig.tight_layout()
+    return fig
+
+
 def save_figure(fig: plt.Figure, data: pd.DataFrame, out_dir: str | Path, stem: str) -> list[Path]:
     """Write `fig` as PNG and PDF and `data` as CSV under `out_dir` (relative paths from the
     repository root); in a notebook, display the figure and say where it went. Return the paths."""

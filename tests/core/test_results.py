@@ -1,0 +1,50 @@
+"""The one results schema, and the paper-and-ours heatmap pair drawn from it."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+from lib.plotting import paper_and_ours_heatmaps
+from lib.results import COLUMNS, combine, matrix, tidy
+
+
+def _paper() -> pd.DataFrame:
+    printed = pd.DataFrame({"method": ["FT", "LP", "FT", "LP"], "architecture": ["A", "A", "B", "B"],
+                            "value": [-5.0, -1.0, -3.0, 0.5]})
+    return tidy(printed, source="paper", paper="p", artefact="table03", tier="published", metric="mRI",
+                rename={"architecture": "model"})
+
+
+def _ours() -> pd.DataFrame:
+    run = pd.DataFrame({"regime": ["clean"] * 4, "method": ["LP", "FT", "LP", "FT"], "seed": [0, 0, 1, 1],
+                        "mRI": [-2.0, -8.0, -4.0, -6.0]})
+    return tidy(run, source="ours", paper="p", artefact="table03", tier="mini", metric="mRI",
+                rename={"regime": "model", "mRI": "value"})
+
+
+def test_tidy_fills_the_schema_and_refuses_what_is_not_in_it():
+    frame = _ours()
+    assert tuple(frame.columns) == COLUMNS
+    assert set(frame["source"]) == {"ours"} and frame["train_dataset"].isna().all()
+    with pytest.raises(ValueError, match="not columns of the results schema"):
+        tidy(frame, source="ours", paper="p", artefact="a", tier="mini", rename={"value": "score"})
+    with pytest.raises(ValueError, match="source must be"):
+        tidy(frame, source="both", paper="p", artefact="a", tier="mini")
+
+
+def test_matrix_averages_seeds_and_keeps_the_given_row_order():
+    table = matrix(_ours(), "method", "model", order=["FT", "LP"])
+    assert list(table.index) == ["FT", "LP"]
+    assert table.loc["FT", "clean"] == -7.0 and table.loc["LP", "clean"] == -3.0
+
+
+def test_paper_and_ours_share_one_colour_scale_and_the_papers_row_order():
+    frame = combine(_ours(), _paper())
+    assert list(frame["source"].unique()) == ["paper", "ours"]
+    fig = paper_and_ours_heatmaps(frame, "method", "model", center=0.0)
+    paper_ax, ours_ax = fig.axes[:2]
+    assert [t.get_text() for t in ours_ax.get_yticklabels()] == ["FT", "LP"]  # the paper's order
+    limits = {tuple(np.round(a.collections[0].get_clim(), 6)) for a in (paper_ax, ours_ax)}
+    assert limits == {(-7.0, 7.0)}  # symmetric around 0 over both sources (ours FT: mean of -8 and -6)
+    plt.close(fig)
