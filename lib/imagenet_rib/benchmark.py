@@ -61,18 +61,19 @@ from torch import nn
 
 from ..atomic import atomic_write, load_or_make
 from ..finetune.interpolation import AlphaConvention
-from ..finetune.zeroshot import IMAGENET_RIB_TEMPLATE, OPENAI_IMAGENET_TEMPLATES, SINGLE_TEMPLATE, tokenize_prompts
+from ..finetune.zeroshot import tokenize_prompts
 from ..data.registry import IMAGENET_C_SEVERITIES, registry as dataset_registry
 from ..data.shifts import DOMAINS, STYLE_SHIFTS
 from ..data.transforms import eval_transform
 from ..metrics.robustness import backward_transfer, mean_robustness_improvement, robustness_improvement
+from ..models import clip as clip_models
+from ..models.clip import TEMPLATE_SETS
 from ..models.registry import OPEN_CLIP_FILE, load_pretrained, registry as model_registry, spec as model_spec
 from ..models.standins import STANDINS, build_standin
 from ..params import Parameter, ParamsError, matches, read_params_file, validate as validate_values
 from ..paths import REPO_ROOT
 from ..store import RunContext, Store, run_key
 from ..train.loop import Batches, TrainConfig, predict_logits, tensor_batches, train
-from . import clip_models
 from .methods import (METHODS, POST_HOC, SETTINGS_USED, SOUP_INGREDIENTS, TRAINED, ZERO_SHOT_METHODS, BestEpoch,
                       EpochHook, MethodSettings, post_hoc, train_method)
 from .suite_data import OBJECTNET_EVALUATIONS, EmbeddedSuite, RegistrySuite, TrainingSplit, registry_finetune_datasets
@@ -96,7 +97,6 @@ HEAD_METHODS = ("Linear Probing", "LP-FT")  # need a classifier head; App. C exc
 OWN_CLASSES_METHODS = ("FT", "FLYP")  # leave a whole CLIP model, evaluated with the ImageNet head after (Table 12)
 TEXT_TOWERS = ("trainable", "frozen")
 RUN_COLUMNS = ("epoch", "selected_epoch")  # run-level columns of the per-epoch (Fig. 13) and App. E variants
-TEMPLATES = {"single": SINGLE_TEMPLATE, "imagenet_rib": IMAGENET_RIB_TEMPLATE, "openai_80": OPENAI_IMAGENET_TEMPLATES}
 Suite = EmbeddedSuite | RegistrySuite
 
 
@@ -121,7 +121,7 @@ class BenchmarkSettings:
     images_per_class: int          # 0 = every image; k > 0: k per class (Figs. 6, 12)
     validation_fraction: float     # 0 = none; 0.2 = App. E's 4:1 split, the best epoch on it kept (Tables 10, 11)
     evaluate_every_epoch: bool     # evaluate after every epoch, not only the last (Fig. 13)
-    zero_shot_templates: str       # CLIP regimes' zero-shot head: a key of TEMPLATES
+    zero_shot_templates: str       # CLIP regimes' zero-shot head: a key of TEMPLATE_SETS
     zero_shot_text_tower: str      # "trainable" (the released code) or "frozen"
     # source: embedded
     architecture: str = ""
@@ -217,8 +217,8 @@ class BenchmarkSettings:
                              for d in self.finetune_datasets if d in dataset_registry() and dataset_registry()[d].label_space == "own"]
         if len(set(self.finetune_datasets)) != len(self.finetune_datasets):
             problems.append("finetune_datasets has duplicates")
-        if self.zero_shot_templates not in TEMPLATES:
-            problems.append(f"zero_shot_templates must be one of {sorted(TEMPLATES)}")
+        if self.zero_shot_templates not in TEMPLATE_SETS:
+            problems.append(f"zero_shot_templates must be one of {sorted(TEMPLATE_SETS)}")
         if self.zero_shot_text_tower not in TEXT_TOWERS:
             problems.append(f"zero_shot_text_tower must be one of {TEXT_TOWERS}")
         return problems
@@ -454,7 +454,7 @@ class Benchmark:
             if s.zero_shot(regime):
                 return clip_models.zero_shot_classifier(
                     load_pretrained(regime), clip_models.tokenizer_for(regime), clip_models.imagenet_class_names(),
-                    TEMPLATES[s.zero_shot_templates], s.zero_shot_text_tower).eval()
+                    TEMPLATE_SETS[s.zero_shot_templates], s.zero_shot_text_tower).eval()
             return load_pretrained(regime).eval()
         spec = {"pretrain": regime, "seed": seed, "architecture": s.architecture, "image_size": s.image_size,
                 "pretrain_domain": s.pretrain_domain, "config": s.pretrain,
@@ -464,7 +464,7 @@ class Benchmark:
             clip, tokenizer = clip_models.tiny_clip(s.image_size, seed)
             clip.load_state_dict(self._cached(spec, lambda: self._pretrain_clip(seed)))
             return clip_models.zero_shot_classifier(clip, tokenizer, clip_models.DIGIT_CLASS_NAMES,
-                                                    TEMPLATES[s.zero_shot_templates], s.zero_shot_text_tower).eval()
+                                                    TEMPLATE_SETS[s.zero_shot_templates], s.zero_shot_text_tower).eval()
         model = self._blank(seed)
         model.load_state_dict(self._cached(spec, lambda: self._pretrain(regime, seed)))
         return model.eval()
@@ -493,7 +493,7 @@ class Benchmark:
         """The embedded CLIP regime: a tiny CLIP trained with the CLIP loss on clean digits and their captions."""
         domain, config = self.suite.pretraining, self.s.config("pretrain", seed)
         clip, tokenizer = clip_models.tiny_clip(self.s.image_size, seed)
-        template = TEMPLATES[self.s.zero_shot_templates][0]
+        template = TEMPLATE_SETS[self.s.zero_shot_templates][0]
         clip_models.pretrain_clip(clip, tokenizer, domain.train_images, domain.train_labels,
                                   clip_models.DIGIT_CLASS_NAMES, template, config)
         return clip
@@ -554,7 +554,7 @@ class Benchmark:
         start = pretrained
         if own_classes is not None:
             tokenizer = clip_models.tokenizer_for(regime)
-            start = pretrained.with_class_tokens(tokenize_prompts(tokenizer, own_classes, TEMPLATES[self.s.zero_shot_templates]))
+            start = pretrained.with_class_tokens(tokenize_prompts(tokenizer, own_classes, TEMPLATE_SETS[self.s.zero_shot_templates]))
         trained = train_method(method, start, suite.train_batches(name, config.batch_size, seed, self.s.training_split),
                                config, settings, suite.mask(name), fisher_batches=fisher, epoch_hook=hook)
         return trained if own_classes is None else trained.with_class_tokens(pretrained.class_tokens)

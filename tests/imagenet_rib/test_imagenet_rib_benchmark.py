@@ -323,7 +323,7 @@ def test_registry_zero_shot_clip_fine_tunes_through_its_head_and_on_stanford_car
     if not (fake_root / "stanford_cars").exists():
         write_cars(fake_root / "stanford_cars", train=[1, 2, 3, 196], test=[1])
     monkeypatch.setattr("lib.imagenet_rib.benchmark.load_pretrained", lambda key: build_standin("tiny_clip", image_size=16, seed=0))
-    monkeypatch.setattr("lib.imagenet_rib.clip_models.tokenizer_for", lambda key: SimpleTokenizer(context_length=16))
+    monkeypatch.setattr("lib.models.clip.tokenizer_for", lambda key: SimpleTokenizer(context_length=16))
     full = BenchmarkSettings.load(FULL)
     common = dict(regimes=["rib_clip_vit_b32_openai"], suite=["imagenet_a", "objectnet"], device="cpu", workers=0,
                   finetune={**full.finetune, "epochs": 1, "amp": False}, data_root=str(fake_root), zero_shot_templates="single")

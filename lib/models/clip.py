@@ -1,16 +1,16 @@
-"""CLIP models with a zero-shot head for ImageNet-RIB (App. C, App. G, Sec. 4.4), and their miniature.
+"""CLIP models with a zero-shot head through open_clip, and the small tiers' tiny CLIP.
 
-Full tier: an open_clip registry row (`rib_clip_*`, `rib_siglip*`) with `tokenizer_for(key)` and
-`zero_shot_classifier(model, tokenizer, imagenet_class_names(), templates)`. App. G fine-tunes through
-a head over StanfordCars' names and evaluates through the ImageNet head of the same towers
-(`ZeroShotClassifier.with_class_tokens`).
+Full tier: an open_clip registry row with `tokenizer_for(key)` and
+`zero_shot_classifier(model, tokenizer, imagenet_class_names(), templates)` (template sets:
+`TEMPLATE_SETS`, from `lib.finetune.zeroshot`). A head over other class names on the same towers
+is `ZeroShotClassifier.with_class_tokens`.
 
-Small tiers: `tiny_clip` is the random-init `tiny_clip` stand-in whose image tower reads the
-suite's grey images (N, 1, size, size) directly: its RGB patch embedding is replaced by a
-one-channel one holding the sum of the RGB kernels, i.e. it computes what the RGB tower computes on
-the grey image repeated to three channels (the way timm adapts pretrained stems to `in_chans=1`).
-`pretrain_clip` is the miniature's "CLIP pretraining": the CLIP contrastive loss on image-caption
-pairs whose caption is a template filled with the image's class name (`DIGIT_CLASS_NAMES`).
+Small tiers: `tiny_clip` is the random-init `tiny_clip` stand-in whose image tower reads grey
+images (N, 1, size, size) directly: its RGB patch embedding is replaced by a one-channel one
+holding the sum of the RGB kernels, i.e. it computes what the RGB tower computes on the grey image
+repeated to three channels (the way timm adapts pretrained stems to `in_chans=1`).
+`pretrain_clip` is the miniature "CLIP pretraining": the CLIP contrastive loss on image-caption
+pairs whose caption is a template filled with the image's class name (e.g. `DIGIT_CLASS_NAMES`).
 """
 
 from __future__ import annotations
@@ -23,16 +23,22 @@ from open_clip.tokenizer import SimpleTokenizer
 from torch import nn
 
 from ..finetune.zeroshot import (
+    IMAGENET_RIB_TEMPLATE,
+    OPENAI_IMAGENET_TEMPLATES,
+    SINGLE_TEMPLATE,
     Tokenizer,
     ZeroShotClassifier,
     clamp_logit_scale_,
     flyp_loss,
     tokenize_prompts,
 )
-from ..models.registry import OPEN_CLIP_FILE, WeightsMissingError, spec
-from ..models.standins import build_standin
 from ..train.loop import TrainConfig, tensor_batches, train
+from .registry import OPEN_CLIP_FILE, WeightsMissingError, spec
+from .standins import build_standin
 
+TEMPLATE_SETS: dict[str, tuple[str, ...]] = {  # named prompt sets of a zero-shot head
+    "single": SINGLE_TEMPLATE, "imagenet_rib": IMAGENET_RIB_TEMPLATE, "openai_80": OPENAI_IMAGENET_TEMPLATES,
+}
 DIGIT_CLASS_NAMES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
