@@ -87,8 +87,8 @@ display(Markdown(verdict_markdown("figure04", extra=("table03", "table17"))))
 from lib.imagenet_rib.ours import our_panel, run_benchmark
 
 settings, our_accuracies, our_table = run_benchmark(benchmark_params, results_dir)
-our_data, our_fig, finding = our_panel("figure04", settings, our_accuracies, our_table)
+our_data, our_fig, findings = our_panel("figure04", settings, our_accuracies, our_table)
 save_figure(our_fig, our_data, output_dir, "figure04_ours")
 plt.show()
-print("Paper: robustness loss grows with pretraining size: ViT-B/16 FT mRI IN-1K + AugReg +1.3, IN-21K -0.1, IN-21K + AugReg -5.5, OpenAI -38.0, LAION-2B -38.1; LAION-2B ends at 23.4 (from 61.5).")
-print(f"Ours ({settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s)): {finding}")
+print(f"{settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s).")
+print(findings)

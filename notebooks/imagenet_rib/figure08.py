@@ -84,8 +84,8 @@ display(Markdown(verdict_markdown("figure08", extra=("table03", "table17"))))
 from lib.imagenet_rib.ours import our_panel, run_benchmark
 
 settings, our_accuracies, our_table = run_benchmark(benchmark_params, results_dir)
-our_data, our_fig, finding = our_panel("figure08", settings, our_accuracies, our_table)
+our_data, our_fig, findings = our_panel("figure08", settings, our_accuracies, our_table)
 save_figure(our_fig, our_data, output_dir, "figure08_ours")
 plt.show()
-print("Paper: the IN-1K + AugReg ViT-B/16 gains robustness from vanilla FT (OOD mean 42.7 -> 44.0), while OpenAI and LAION-2B lose most of theirs.")
-print(f"Ours ({settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s)): {finding}")
+print(f"{settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s).")
+print(findings)

@@ -103,8 +103,8 @@ display(Markdown(verdict_markdown("table02")))
 from lib.imagenet_rib.ours import our_panel, run_benchmark
 
 settings, our_accuracies, our_table = run_benchmark(benchmark_params, results_dir)
-our_data, our_fig, finding = our_panel("table02", settings, our_accuracies, our_table)
+our_data, our_fig, findings = our_panel("table02", settings, our_accuracies, our_table)
 save_figure(our_fig, our_data, output_dir, "table02_ours")
 plt.show()
-print("Paper: MS:PRE-FT-EWC-LwF has the highest RI on 7 of 8 fine-tuning sets; mRI order MS:PRE-FT-EWC-LwF 3.9, WiSE-FT 3.6, LwF 3.1; vanilla FT +1.3.")
-print(f"Ours ({settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s)): {finding}")
+print(f"{settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s).")
+print(findings)

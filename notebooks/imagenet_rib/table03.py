@@ -73,8 +73,8 @@ display(Markdown(verdict_markdown("table03")))
 from lib.imagenet_rib.ours import our_panel, run_benchmark
 
 settings, our_accuracies, our_table = run_benchmark(benchmark_params, results_dir)
-our_data, our_fig, finding = our_panel("table03", settings, our_accuracies, our_table)
+our_data, our_fig, findings = our_panel("table03", settings, our_accuracies, our_table)
 save_figure(our_fig, our_data, output_dir, "table03_ours")
 plt.show()
-print("Paper: vanilla FT mRI ranges from +1.3 (ViT-B/16 IN-1K + AugReg) to -38.1 (ViT-B/16 LAION-2B); EWC and LwF beat FT for most models.")
-print(f"Ours ({settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s)): {finding}")
+print(f"{settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s).")
+print(findings)

@@ -75,8 +75,8 @@ display(Markdown(verdict_markdown("table15")))
 from lib.imagenet_rib.ours import our_panel, run_benchmark
 
 settings, our_accuracies, our_table = run_benchmark(benchmark_params, results_dir)
-our_data, our_fig, finding = our_panel("table15", settings, our_accuracies, our_table)
+our_data, our_fig, findings = our_panel("table15", settings, our_accuracies, our_table)
 save_figure(our_fig, our_data, output_dir, "table15_ours")
 plt.show()
-print("Paper: standard errors over three seeds are at most 0.4; FT mean mRI IN-1K + AugReg 1.4, IN-21K + AugReg -5.4, LAION-2B -38.2.")
-print(f"Ours ({settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s)): {finding}")
+print(f"{settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s).")
+print(findings)

@@ -73,8 +73,8 @@ display(Markdown(verdict_markdown("table18")))
 from lib.imagenet_rib.ours import our_panel, run_benchmark
 
 settings, our_accuracies, our_table = run_benchmark(benchmark_params, results_dir)
-our_data, our_fig, finding = our_panel("table18", settings, our_accuracies, our_table)
+our_data, our_fig, findings = our_panel("table18", settings, our_accuracies, our_table)
 save_figure(our_fig, our_data, output_dir, "table18_ours")
 plt.show()
-print("Paper: LwF forgets less ImageNet-1K than FT for 17 of 18 models (ViT-B/16 IN-1K + AugReg: LwF +3.2 vs FT +0.6); EWC for only 7 of 18.")
-print(f"Ours ({settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s)): {finding}")
+print(f"{settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s).")
+print(findings)

@@ -91,8 +91,8 @@ display(Markdown(verdict_markdown("table19")))
 from lib.imagenet_rib.ours import our_panel, run_benchmark
 
 settings, our_accuracies, our_table = run_benchmark(benchmark_params, results_dir)
-our_data, our_fig, finding = our_panel("table19", settings, our_accuracies, our_table)
+our_data, our_fig, findings = our_panel("table19", settings, our_accuracies, our_table)
 save_figure(our_fig, our_data, output_dir, "table19_ours")
 plt.show()
-print("Paper: FT, LwF and LP-FT fit the fine-tuning sets best (mean 96.6, 95.9, 96.5 over Tables 19-21), Visual Prompt and LoRA barely learn (55.6, 55.1).")
-print(f"Ours ({settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s)): {finding}")
+print(f"{settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s).")
+print(findings)

@@ -84,8 +84,8 @@ display(Markdown(verdict_markdown("table30")))
 from lib.imagenet_rib.ours import our_panel, run_benchmark
 
 settings, our_accuracies, our_table = run_benchmark(benchmark_params, results_dir)
-our_data, our_fig, finding = our_panel("table30", settings, our_accuracies, our_table)
+our_data, our_fig, findings = our_panel("table30", settings, our_accuracies, our_table)
 save_figure(our_fig, our_data, output_dir, "table30_ours")
 plt.show()
-print("Paper: FT on ImageNet-R raises ImageNet-Sketch and ImageNet-Drawing by 15.5 points on average and lowers the other datasets by 2.2; fine-tuning on ImageNet-C raises Cartoon and Drawing for 8 of 9 methods.")
-print(f"Ours ({settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s)): {finding}")
+print(f"{settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s).")
+print(findings)
