@@ -74,8 +74,8 @@ from ..params import Parameter, ParamsError, matches, read_params_file, validate
 from ..paths import REPO_ROOT
 from ..store import RunContext, Store, run_key
 from ..train.loop import Batches, TrainConfig, predict_logits, tensor_batches, train
-from .methods import (METHODS, POST_HOC, SETTINGS_USED, SOUP_INGREDIENTS, TRAINED, ZERO_SHOT_METHODS, BestEpoch,
-                      EpochHook, MethodSettings, post_hoc, train_method)
+from ..finetune.methods import BestEpoch, EpochHook, MethodSettings, post_hoc, train_method
+from .methods import METHODS, POST_HOC, TRAINED, ZERO_SHOT_METHODS
 from .suite_data import OBJECTNET_EVALUATIONS, EmbeddedSuite, RegistrySuite, TrainingSplit, registry_finetune_datasets
 
 log = logging.getLogger(__name__)
@@ -171,10 +171,8 @@ class BenchmarkSettings:
 
     def _method_problems(self) -> list[str]:
         problems = [f"method {m!r} not in {list(METHODS)}" for m in self.methods if m not in METHODS]
-        if "MS:PRE-FT-EWC-LwF" in self.methods:
-            problems += [f"the soup needs {m} in methods" for m in SOUP_INGREDIENTS if m not in self.methods]
-        if "WiSE-FT" in self.methods and "FT" not in self.methods:
-            problems.append("WiSE-FT needs FT in methods")
+        problems += [f"{m} needs {i} in methods" for m in self.methods if m in METHODS
+                     for i in METHODS[m].ingredients if i not in self.methods]
         for regime in self.regimes:
             if self.zero_shot(regime):
                 problems += [f"{m} is not run on the zero-shot CLIP regime {regime!r} (App. C: a zero-shot head needs "
@@ -399,7 +397,7 @@ class Benchmark:
         if method == PRETRAINED:
             return config | {"method": PRETRAINED, "finetune_dataset": ""}
         return config | {"method": method, "finetune_dataset": name, "finetune": s.finetune,
-                         "method_settings": {k: s.method_settings[k] for k in SETTINGS_USED[method]},
+                         "method_settings": {k: s.method_settings[k] for k in METHODS[method].settings},
                          "images_per_class": s.images_per_class, "validation_fraction": s.validation_fraction,
                          "evaluate_every_epoch": s.evaluate_every_epoch}
 
@@ -520,16 +518,14 @@ class Benchmark:
     @property
     def _ingredients(self) -> set[str]:
         """The trained methods whose weights the post-hoc methods of this tier reuse (cached on disk)."""
-        needed = {"FT"} if "WiSE-FT" in self.s.methods else set()
-        return needed | (set(SOUP_INGREDIENTS) if "MS:PRE-FT-EWC-LwF" in self.s.methods else set())
+        return {i for m in self.s.methods for i in METHODS[m].ingredients}
 
     def _finetuned(self, method: str, regime: str, seed: int, name: str, pretrained: nn.Module, suite: Suite) -> nn.Module:
         """The model after `method` on `name`, with the head of the evaluation suite: trained, or
         combined from cached weights (post-hoc)."""
         if method in POST_HOC:
-            ingredients = ("FT",) if method == "WiSE-FT" else SOUP_INGREDIENTS
-            weights = {m: self._weights(m, regime, seed, name, pretrained, suite) for m in ingredients}
-            return post_hoc(method, pretrained, weights, MethodSettings(**self.s.method_settings))
+            weights = {m: self._weights(m, regime, seed, name, pretrained, suite) for m in METHODS[method].ingredients}
+            return post_hoc(METHODS[method], pretrained, weights, MethodSettings(**self.s.method_settings))
         if method not in self._ingredients:
             return self._train(method, regime, seed, name, pretrained, suite)
         model = copy.deepcopy(pretrained)
@@ -555,7 +551,7 @@ class Benchmark:
         if own_classes is not None:
             tokenizer = clip_models.tokenizer_for(regime)
             start = pretrained.with_class_tokens(tokenize_prompts(tokenizer, own_classes, TEMPLATE_SETS[self.s.zero_shot_templates]))
-        trained = train_method(method, start, suite.train_batches(name, config.batch_size, seed, self.s.training_split),
+        trained = train_method(METHODS[method], start, suite.train_batches(name, config.batch_size, seed, self.s.training_split),
                                config, settings, suite.mask(name), fisher_batches=fisher, epoch_hook=hook)
         return trained if own_classes is None else trained.with_class_tokens(pretrained.class_tokens)
 

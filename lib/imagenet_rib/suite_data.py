@@ -32,8 +32,8 @@ from ..data.labelled import DatasetMissingError, LabelledImages
 from ..data.objectnet import ObjectNetImages
 from ..data.registry import IMAGENET_C_CORRUPTIONS, IMAGENET_C_SEVERITIES, DatasetSpec, open_spec, spec
 from ..data.shifts import Domain, make_domain
+from ..finetune.methods import masked
 from ..train.loop import Batches, tensor_batches
-from .methods import masked
 
 EVAL_BATCH = 256
 OBJECTNET_EVALUATIONS = ("masked", "full_1000")

@@ -55,7 +55,7 @@ def test_every_tier_loads():
     (TINY, {"bogus": 1}, "unknown parameter(s) ['bogus']"),
     (TINY, {"methods": ["FT", "Fine-tune harder"]}, "method 'Fine-tune harder' not in"),
     (TINY, {"augment_shifts": ["inverted"]}, "augment shift 'inverted' is in the suite"),
-    (TINY, {"methods": ["FT", "LwF", "MS:PRE-FT-EWC-LwF"]}, "the soup needs EWC in methods"),
+    (TINY, {"methods": ["FT", "LwF", "MS:PRE-FT-EWC-LwF"]}, "MS:PRE-FT-EWC-LwF needs EWC in methods"),
     (TINY, {"methods": ["WiSE-FT"]}, "WiSE-FT needs FT in methods"),
     (TINY, {"seeds": [0, "1"]}, "'seeds' must be list[int]"),
     (TINY, {"source": "hub"}, "source must be one of"),

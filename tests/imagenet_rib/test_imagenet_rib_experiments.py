@@ -17,7 +17,7 @@ from torch import nn
 
 from lib.imagenet_rib.benchmark import PRETRAINED, Benchmark, BenchmarkSettings, accuracies, robustness_table
 from lib.imagenet_rib.experiments import load_experiments, run_experiment, with_value
-from lib.imagenet_rib.methods import BestEpoch, MethodSettings, train_method
+from lib.finetune.methods import BestEpoch, MethodSettings, train_method
 from lib.imagenet_rib.suite_data import TrainingSplit
 from lib.params import ParamsError
 from lib.paths import REPO_ROOT
