@@ -69,10 +69,9 @@ def _run(args: argparse.Namespace) -> int:
 
 def _check_params(args: argparse.Namespace) -> int:
     from .manifest import select
-    from .params import load_for_notebook
+    from .runner import validated_params
 
-    for entry in select(args.tier, args.paper, args.artefact):
-        load_for_notebook(entry.params_path(args.tier), entry.notebook_path)
+    for entry in validated_params(select(args.tier, args.paper, args.artefact), args.tier):
         print(f"ok {entry.params_path(args.tier)}")
     return 0
 

@@ -5,9 +5,11 @@ Every notebook declares its parameters with type annotations in the cell tagged 
     tier: str = "tiny"
     seeds: list[int] = [0, 1]
 
-A params file (`params/<tier>/<paper>/<artefact>.yaml`) must give every declared name, no other
-name, each with a value of the declared type. Anything else stops the run before any compute, with
-the file, the key and what was expected.
+A params file (`params/<tier>/<paper>/<artefact>.yaml`) holds only what differs from the tier's
+defaults for that paper (`params/<tier>/<paper>/defaults.yaml`: output folder, results store,
+settings files). Together they must give every declared name, no other name, each with a value of
+the declared type. Anything else stops the run before any compute, with the file, the key and what
+was expected.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ import jupytext
 import yaml
 
 from .paths import resolve
+
+
+DEFAULTS_FILE = "defaults.yaml"
 
 
 class ParamsError(ValueError):
@@ -95,8 +100,10 @@ def read_params_file(path: str | Path) -> dict[str, Any]:
     return content
 
 
-def validate(values: dict[str, Any], declared: dict[str, Parameter], source: str | Path, declarer: str = "the notebook") -> dict[str, Any]:
-    """Check names and types of `values` against `declared`; return the values unchanged.
+def validate(values: dict[str, Any], declared: dict[str, Parameter], source: str | Path, declarer: str = "the notebook",
+             complete: bool = True) -> dict[str, Any]:
+    """Check names and types of `values` against `declared` (and, if `complete`, that every declared
+    name is set); return the values unchanged.
 
     Raises ParamsError naming `source`, the offending key and what was expected.
     """
@@ -106,10 +113,10 @@ def validate(values: dict[str, Any], declared: dict[str, Parameter], source: str
             f"{source}: unknown parameter(s) {unknown}; {declarer} declares {sorted(declared)}"
         )
     missing = [name for name in declared if name not in values]
-    if missing:
+    if missing and complete:
         raise ParamsError(f"{source}: missing parameter(s) {missing}; every declared parameter must be set")
     for name, param in declared.items():
-        if not matches(values[name], param.annotation):
+        if name in values and not matches(values[name], param.annotation):
             raise ParamsError(
                 f"{source}: parameter '{name}' must be {param.annotation}, "
                 f"got {values[name]!r} ({type(values[name]).__name__})"
@@ -124,6 +131,29 @@ def read_settings(path: str | Path, annotations: dict[str, str]) -> dict[str, An
     return validate(read_params_file(path), declared, path, declarer="the settings schema")
 
 
+def tier_defaults(params_file: str | Path) -> dict[str, Any]:
+    """The defaults beside a params file (`params/<tier>/<paper>/defaults.yaml`), empty if there are none."""
+    path = resolve(params_file).parent / DEFAULTS_FILE
+    return read_params_file(path) if path.is_file() else {}
+
+
 def load_for_notebook(params_file: str | Path, notebook: str | Path) -> dict[str, Any]:
-    """Read `params_file` and validate it against the parameters `notebook` declares."""
-    return validate(read_params_file(params_file), declared_parameters(notebook), params_file)
+    """The values a notebook runs with: the tier's defaults for the names it declares, overridden
+    by `params_file` (which holds only what differs), validated against its `parameters` cell."""
+    declared = declared_parameters(notebook)
+    own = read_params_file(params_file)
+    validate(own, declared, params_file, complete=False)
+    values = {k: v for k, v in tier_defaults(params_file).items() if k in declared} | own
+    return validate(values, declared, f"{params_file} (with {DEFAULTS_FILE} beside it)")
+
+
+def check_defaults(params_dir: str | Path, notebooks: list[str | Path]) -> None:
+    """Every key of `<params_dir>/defaults.yaml` is declared by at least one of `notebooks` (a typo
+    would otherwise never reach a notebook)."""
+    path = resolve(params_dir) / DEFAULTS_FILE
+    if not path.is_file():
+        return
+    declared = set().union(*(declared_parameters(n) for n in notebooks)) if notebooks else set()
+    unknown = sorted(set(read_params_file(path)) - declared)
+    if unknown:
+        raise ParamsError(f"{path}: unknown parameter(s) {unknown}; the notebooks of this folder declare {sorted(declared)}")

@@ -27,8 +27,8 @@ import jupytext
 import papermill
 
 from .manifest import Entry, select
-from .params import load_for_notebook
-from .paths import REPO_ROOT, resolve
+from .params import check_defaults, load_for_notebook
+from .paths import PARAMS_DIR, REPO_ROOT, resolve
 from .threads import kernel_environment, run_threads
 
 log = logging.getLogger(__name__)
@@ -51,6 +51,15 @@ def interleaved(entries: list[Entry]) -> list[Entry]:
     return [e for e in chain.from_iterable(zip_longest(*by_paper.values())) if e is not None]
 
 
+def validated_params(entries: list[Entry], tier: str) -> dict[Entry, dict[str, Any]]:
+    """Each entry's params at `tier` (its file over the paper's defaults), all validated, and every
+    defaults file checked for keys no notebook of its paper declares; raises before anything runs."""
+    params = {e: load_for_notebook(e.params_path(tier), e.notebook_path) for e in entries}
+    for paper in dict.fromkeys(e.paper for e in entries):
+        check_defaults(PARAMS_DIR / tier / paper, [e.notebook_path for e in select(tier, paper)])
+    return params
+
+
 def default_workers() -> int:
     """One worker per core, each kernel using the pinned thread count."""
     return max(1, (os.cpu_count() or 1) // run_threads())
@@ -61,8 +70,8 @@ def run(tier: str, paper: str | None = None, artefact: str | None = None, cell_t
     """Validate every selected params file, then execute the notebooks; return the executed paths
     in the manifest's order. The first failing notebook stops the run with its error."""
     entries = select(tier, paper, artefact)
-    jobs = [(entry, load_for_notebook(entry.params_path(tier), entry.notebook_path),
-             executed_path(entry, tier, executed_dir), cell_timeout) for entry in entries]
+    params = validated_params(entries, tier)
+    jobs = [(entry, params[entry], executed_path(entry, tier, executed_dir), cell_timeout) for entry in entries]
     outputs = [job[2] for job in jobs]
     order = interleaved(entries)
     jobs.sort(key=lambda job: order.index(job[0]))

@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from lib.params import ParamsError, declared_parameters, load_for_notebook, validate
+from lib.params import ParamsError, check_defaults, declared_parameters, load_for_notebook, validate
 
 NOTEBOOK = '''# %%
 import math
@@ -95,3 +95,25 @@ def test_cli_stops_on_a_misspelled_key_before_running(tmp_path, monkeypatch, cap
     assert cli.main(["run", "--tier", "tiny"]) == 2
     assert "unknown parameter(s) ['epoch']" in capsys.readouterr().err
     assert ran == []
+
+
+def test_a_params_file_holds_only_what_differs_from_the_defaults_beside_it(notebook, tmp_path):
+    (tmp_path / "defaults.yaml").write_text("output_dir: figures/x\nseeds: [0]\nlearning_rate: 0.5\nepochs: 2\nuse_bn: true\n"
+                                            "study_params: s.yaml\n")  # a key this notebook does not declare is not injected
+    values = load_for_notebook(write(tmp_path, "epochs: 7\n"), notebook)
+    assert values == {"output_dir": "figures/x", "seeds": [0], "learning_rate": 0.5, "epochs": 7, "use_bn": True}
+
+
+def test_the_file_itself_may_not_hold_an_unknown_or_mistyped_key(notebook, tmp_path):
+    (tmp_path / "defaults.yaml").write_text(GOOD)
+    with pytest.raises(ParamsError, match=r"unknown parameter\(s\) \['epoch'\]"):
+        load_for_notebook(write(tmp_path, "epoch: 7\n"), notebook)
+    with pytest.raises(ParamsError, match="parameter 'epochs' must be int"):
+        load_for_notebook(write(tmp_path, "epochs: many\n"), notebook)
+
+
+def test_a_defaults_key_no_notebook_declares_is_named(notebook, tmp_path):
+    (tmp_path / "defaults.yaml").write_text(GOOD + "reslts_dir: r\n")
+    with pytest.raises(ParamsError, match=r"defaults.yaml: unknown parameter\(s\) \['reslts_dir'\]"):
+        check_defaults(tmp_path, [notebook])
+    check_defaults(tmp_path / "nowhere", [notebook])  # no defaults file: nothing to check
