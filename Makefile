@@ -8,7 +8,7 @@ PAPER ?=
 ARTEFACT ?=
 SELECT := $(if $(PAPER),--paper $(PAPER)) $(if $(ARTEFACT),--artefact $(ARTEFACT))
 
-.PHONY: setup figures notebooks test sync audit check-data clean
+.PHONY: setup figures notebooks test test-notebooks sync audit check-data clean
 
 setup: $(VENV)/.installed
 
@@ -22,11 +22,17 @@ $(VENV)/.installed: pyproject.toml
 figures: setup
 	$(PY) -m lib run --tier $(TIER) $(SELECT)
 
-## All tests: execute the tiny-tier notebooks, then unit/loader/registry/manifest tests and nbval.
+## All tests, spread over the cores: unit, loader, registry and manifest tests, and nbval executing
+## each tiny-tier notebook once and comparing it with its executed reference in tests/notebooks/.
 test: setup
 	rm -rf build/tiny
-	$(PY) -m lib run --tier tiny
-	$(PY) -m pytest tests build/tiny/notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
+	$(PY) -m pytest tests --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -n auto --dist loadfile -p no:cacheprovider
+
+## Re-execute the tiny-tier notebooks into tests/notebooks/ (the references nbval compares with):
+## run after changing a notebook or anything that moves its tiny outputs.
+test-notebooks: setup
+	rm -rf build/tiny tests/notebooks
+	$(PY) -m lib run --tier tiny --executed-dir tests/notebooks
 
 ## Re-pair every notebook's .ipynb from its .py source (run after editing a notebook).
 sync: setup
