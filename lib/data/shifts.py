@@ -2,7 +2,8 @@
 
 The small tiers of two papers need a "pretraining" domain and several shifted ones:
 - style shifts keep the digit labels and change the pixels (`inverted`, `rotated`, `blurred`,
-  `noisy`, `low_contrast`, `edges`);
+  `noisy`, `low_contrast`, `edges`): each is a perturbation of `lib.perturb` at a fixed severity
+  (`STYLE_SHIFTS`), applied in 8-bit RGB, so the shifted images are multiples of 1/255;
 - a granularity shift keeps the pixels and re-labels them (`parity`: even vs odd);
 - a categorical shift changes both classes and image statistics (`photos`: 16-way classification
   of random grey crops of scikit-image's bundled photos).
@@ -11,13 +12,13 @@ All domains are grey images in [0, 1] of shape (N, 1, size, size), split train/t
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
+from ..perturb.perturbations import apply_batch, from_rgb8, to_rgb8
 from .embedded import SKIMAGE_PHOTOS, digits_arrays, skimage_photo
 
 TEST_FRACTION = 0.3
@@ -37,32 +38,27 @@ class Domain:
     num_classes: int
 
 
-def _blur(x: torch.Tensor) -> torch.Tensor:
-    kernel = torch.tensor([1.0, 4.0, 6.0, 4.0, 1.0])
-    kernel = (kernel[:, None] * kernel[None, :]) / 256.0
-    return F.conv2d(F.pad(x, (2, 2, 2, 2), mode="replicate"), kernel[None, None])
+@dataclass(frozen=True)
+class StyleShift:
+    """A perturbation of `lib.perturb.perturbations` at a fixed severity, applied to grey (N, 1, H, W)
+    images in [0, 1] through its 8-bit RGB layout (the grey channel repeated, read back from the first)."""
+
+    perturbation: str
+    severity: float
+    description: str
+
+    def __call__(self, images: torch.Tensor, seed: int = 0) -> torch.Tensor:
+        perturbed = apply_batch(self.perturbation, to_rgb8(images), self.severity, seed)
+        return from_rgb8(perturbed, channels=1).to(images.device)
 
 
-def _edges(x: torch.Tensor) -> torch.Tensor:
-    sobel = torch.tensor([[1.0, 0.0, -1.0], [2.0, 0.0, -2.0], [1.0, 0.0, -1.0]])
-    padded = F.pad(x, (1, 1, 1, 1), mode="replicate")
-    gx, gy = F.conv2d(padded, sobel[None, None]), F.conv2d(padded, sobel.T[None, None])
-    magnitude = torch.sqrt(gx ** 2 + gy ** 2)
-    return magnitude / magnitude.amax(dim=(1, 2, 3), keepdim=True).clamp_min(1e-6)
-
-
-def _noisy(x: torch.Tensor) -> torch.Tensor:
-    noise = torch.randn(x.shape, generator=torch.Generator().manual_seed(0)) * 0.25
-    return (x + noise).clamp(0.0, 1.0)
-
-
-STYLE_SHIFTS: dict[str, tuple[str, Callable[[torch.Tensor], torch.Tensor]]] = {
-    "inverted": ("1 - x: ink and paper swap", lambda x: 1.0 - x),
-    "rotated": ("rotated by 90 degrees", lambda x: torch.rot90(x, 1, dims=(2, 3))),
-    "blurred": ("5x5 binomial blur", _blur),
-    "noisy": ("Gaussian noise, sigma 0.25, clipped (fixed seed)", _noisy),
-    "low_contrast": ("contrast reduced to 30 % around mid-grey", lambda x: 0.35 + 0.3 * x),
-    "edges": ("Sobel gradient magnitude (a line-drawing rendition)", _edges),
+STYLE_SHIFTS: dict[str, StyleShift] = {
+    "inverted": StyleShift("invert", 1.0, "the negative: ink and paper swap"),
+    "rotated": StyleShift("rotate", 1.0, "rotated by 90 degrees"),
+    "blurred": StyleShift("gaussian_blur", 0.25, "Gaussian blur, sigma 1 pixel"),
+    "noisy": StyleShift("gaussian_noise", 0.25, "Gaussian noise, sigma 0.25, clipped (seed 0)"),
+    "low_contrast": StyleShift("contrast", 0.7, "contrast reduced to 30 % around mid-grey"),
+    "edges": StyleShift("edges", 1.0, "Sobel gradient magnitude (a line-drawing rendition)"),
 }
 DOMAINS = ("digits", *(f"digits_{s}" for s in STYLE_SHIFTS), "digits_parity", "photos")
 
@@ -118,7 +114,7 @@ def make_domain(name: str, size: int, seed: int = 0, photos_per_class: int = 60)
             group, description, classes = "granularity", "digits re-labelled even / odd", 2
         elif name != "digits":
             shift = name.removeprefix("digits_")
-            description = STYLE_SHIFTS[shift][0]
-            images, group = STYLE_SHIFTS[shift][1](images), "style"
+            description = STYLE_SHIFTS[shift].description
+            images, group = STYLE_SHIFTS[shift](images), "style"
     labels = torch.as_tensor(labels)
     return Domain(name, group, description, images[train], labels[train], images[test], labels[test], classes)

@@ -296,7 +296,7 @@ def style_augment(shifts: list[str], seed: int) -> Callable[[torch.Tensor], torc
         for index, shift in enumerate(shifts):
             chosen = choice == index + 1
             if chosen.any():
-                out[chosen] = STYLE_SHIFTS[shift][1](images[chosen])
+                out[chosen] = STYLE_SHIFTS[shift](images[chosen])
         return (out + NOISE_SIGMA * torch.randn(out.shape, generator=generator)).clamp(0.0, 1.0)
 
     return apply

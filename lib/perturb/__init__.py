@@ -1,0 +1,2 @@
+"""Image perturbations of one layout and one signature (`lib.perturb.perturbations`): common
+corruptions and style shifts at a continuous severity, deterministic under a seed."""
