@@ -2,7 +2,7 @@
 
     python scripts/gpu_finetune_methods.py --out docs/measurements/imagenet_rib_methods.csv
 
-Runs each trained method of `lib.imagenet_rib.methods` (FT, Linear Probing, LP-FT, Visual Prompt,
+Runs each trained method of the paper (`lib.imagenet_rib.methods`, dispatched by `lib.finetune.methods`) (FT, Linear Probing, LP-FT, Visual Prompt,
 LoRA, EWC with a Fisher from 64 images, the released L2 pull, LwF) on timm's ViT-B/16 (1000
 classes, 224 px, random init) through `lib.train.loop.train` with the paper's recipe (SGD, lr
 0.001, momentum 0.9, cosine, batch 64; Visual Prompt lr 40) in bf16 autocast, then the post-hoc
@@ -20,7 +20,8 @@ import pandas as pd
 import timm
 import torch
 
-from lib.imagenet_rib.methods import TRAINED, MethodSettings, masked, post_hoc, train_method
+from lib.finetune.methods import MethodSettings, masked, post_hoc, train_method
+from lib.imagenet_rib.methods import METHODS, POST_HOC, TRAINED
 from lib.train.loop import TrainConfig, predict_logits
 
 SETTINGS = MethodSettings(prompt_lr=40.0, prompt_pad=30, lora_rank=8, lora_alpha=1.0, ewc_coefficient=1.0,
@@ -64,9 +65,9 @@ def main() -> None:
             weights[method] = {k: v.detach().cpu() for k, v in model.state_dict().items()}
         del model
         torch.cuda.empty_cache()
-    for method in ("WiSE-FT", "MS:PRE-FT-EWC-LwF"):
+    for method in POST_HOC:
         start = time.perf_counter()
-        model = post_hoc(method, pretrained, weights, SETTINGS)
+        model = post_hoc(METHODS[method], pretrained, weights, SETTINGS)
         rows.append({"method": method, "phase": "weight averaging (CPU)", "seconds": time.perf_counter() - start,
                      "images_per_s": float("nan"), "peak_memory_gib": float("nan"), "note": ""})
     torch.cuda.reset_peak_memory_stats()
