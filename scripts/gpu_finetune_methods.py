@@ -25,7 +25,8 @@ from lib.imagenet_rib.methods import METHODS, POST_HOC, TRAINED
 from lib.train.loop import TrainConfig, predict_logits
 
 SETTINGS = MethodSettings(prompt_lr=40.0, prompt_pad=30, lora_rank=8, lora_alpha=1.0, ewc_coefficient=1.0,
-                          ewc_fisher_labels="sampled", l2_coefficient=1.0, lwf_temperature=2.0, lwf_weight=1.0,
+                          ewc_fisher_labels="sampled", ewc_fisher_images=64, l2_coefficient=1.0, lwf_temperature=2.0,
+                          lwf_weight=1.0, wise_alpha_convention="imagenet_rib",
                           lp_epochs=1, wise_alpha=0.5)
 
 
