@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -40,56 +43,6 @@ from .tables import (
 
 PAPER = "imagenet_rib"
 METHOD_SHORT = {"Linear Probing": "LP", "Visual Prompt": "VP", "MS:PRE-FT-EWC-LwF": "MS"}
-
-# One question per artefact: what the table/figure is asked to show.
-QUESTIONS: dict[str, str] = {
-    "table01": "How robust are the ViT-B/16 models before any fine-tuning, per dataset of ImageNet-RIB's set D?",
-    "table02": "How much does each fine-tuning method change the OOD accuracy of ViT-B/16 IN-1K + AugReg, per "
-               "fine-tuning dataset (RI, Eq. 1), and on average (mRI)?",
-    "table03": "Which fine-tuning method keeps robustness best (mRI), for every architecture and pretraining?",
-    "table04": "Do CLIP ViT-B/16 models with a zero-shot head keep their OOD accuracy after vanilla fine-tuning?",
-    "table05": "Does a ViT-B/32 CLIP pretrained on less data (LAION-100M) lose less robustness?",
-    "table06": "Does fine-tuning on natural images (the ImageNet-1K validation set) also collapse robustness?",
-    "table07": "Does ImageNet-1K accuracy after fine-tuning fall with the OTDD between ImageNet-1K and the "
-               "fine-tuning set?",
-    "table08": "How much robustness do zero-shot CLIP/SigLIP models lose with each method (mRI)?",
-    "table09": "How good are the zero-shot models before fine-tuning?",
-    "table10": "Does selecting the epoch on a validation split change the mRIs of Table 3?",
-    "table11": "What does effective robustness (Eq. 2) say instead of relative robustness?",
-    "table12": "Does fine-tuning on a dataset with different labels (StanfordCars) collapse OOD accuracy too?",
-    "table13": "Which weights are the paper's pretrained models, and how does our registry read Table 13?",
-    "table14": "Is LAION-2B's robustness loss a matter of weight decay?",
-    "table15": "Are the mRIs stable across random seeds?",
-    "table16": "How much better is WiSE-FT at the best interpolation ratio than at 0.5?",
-    "table17": "How accurate is every pretrained model, in- and out-of-distribution, before fine-tuning?",
-    "table18": "How much ImageNet-1K accuracy does each method lose or gain after fine-tuning (backward transfer)?",
-    "table19": "How well does each method fit the fine-tuning set (ViT-B/16)?",
-    "table20": "How well does each method fit the fine-tuning set (ViT-B/32, ViT-S, ViT-L)?",
-    "table21": "How well does each method fit the fine-tuning set (ResNets)?",
-    "table22": "RI and mRI of the ImageNet-1K (+ AugReg) pretrained models, per method and fine-tuning set.",
-    "table23": "RI and mRI of the ImageNet-1K + SAM pretrained models, per method and fine-tuning set.",
-    "table24": "RI and mRI of the ImageNet-21K pretrained ViT-B/16, per method and fine-tuning set.",
-    "table25": "RI and mRI of the ImageNet-21K + AugReg pretrained models, per method and fine-tuning set.",
-    "table26": "RI and mRI of the ImageNet-21K-P pretrained ViT-B/16, per method and fine-tuning set.",
-    "table27": "RI and mRI of the LAION-2B pretrained CLIP models, per method and fine-tuning set.",
-    "table28": "RI and mRI of the OpenAI CLIP models, per method and fine-tuning set.",
-    "table29": "Where are the per-dataset accuracies of each model (the supplementary tables)?",
-    "table30": "What is each OOD accuracy of ViT-B/16 IN-1K + AugReg after each method and fine-tuning set "
-               "(the accuracies every RI of Table 2 is computed from)?",
-    "table31": "How does each ImageNet-C corruption move after fine-tuning ViT-B/16 IN-1K + AugReg?",
-    "figure02": "Does LAION-2B ViT-B/16 lose far more OOD accuracy than an ImageNet-21K model after fine-tuning on "
-                "ImageNet-R, despite a similar start?",
-    "figure04": "Average OOD accuracy before and after vanilla fine-tuning: do the largest-pretraining models end lowest?",
-    "figure05": "Do OpenAI/LAION-2B models learn the fine-tuning sets slowly yet lose robustness early?",
-    "figure06": "How do ImageNet-1K and OOD accuracy of zero-shot LAION-2B ViT-B/16 change when fine-tuning on few "
-                "images per class?",
-    "figure08": "Average OOD accuracy before and after fine-tuning with every method, for every model.",
-    "figure11": "Does post-fine-tuning ImageNet-1K accuracy fall with the distance between ImageNet-1K and the "
-                "fine-tuning set?",
-    "figure12": "Does fine-tuning on small subsets hurt classification models and CLIP models alike?",
-    "figure13": "Does a smaller learning rate prevent LAION-2B's robustness loss?",
-}
-
 
 def short(name: str) -> str:
     """Short dataset/method label for axes."""
@@ -191,28 +144,27 @@ def draw_finetune_accuracy(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
     return fig, data
 
 
-def draw_ood_accuracy(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
-    """Table 30 (eval datasets) or 31 (corruptions): rows method / D_FT, colour = change vs the pretrained row."""
+def draw_ood_accuracy(artefact: str, column: str, block: int, baseline: str | None = None,
+                      described: str = "the pretrained row") -> tuple[plt.Figure, pd.DataFrame]:
+    """Table 30 (`column` eval_dataset) or 31 (setting): rows method / D_FT in blocks of `block` rows, colour = change
+    from the pretrained accuracies of table `baseline` (this table's own `Pretrained` row where None), `described`
+    in the title."""
     frame = load_table(artefact)
-    column = "eval_dataset" if artefact == "table30" else "setting"
     frame = frame.assign(row=[f"{short(m)} / {short(d)}" if d else "Pretrained"
                               for m, d in zip(frame["method"], frame["finetune_dataset"])])
     values = wide(frame, "row", column)
     printed = _printed_text(frame, "row", column).replace("-", "")
-    if artefact == "table30":  # the baseline the RIs use: Table 17 (ObjectNet 33.0, not this row's 25.7)
-        pretrained = pd.Series(pretrained_baseline("table17")).reindex(values.columns)
-        baseline = "Table 17's pretrained accuracies (ObjectNet 33.0; this table's own row prints 25.7)"
-    else:
+    if baseline is None:
         pretrained = values.loc["Pretrained"]
-        baseline = "the pretrained row"
+    else:
+        pretrained = pd.Series(pretrained_baseline(baseline)).reindex(values.columns)
     change = values - pretrained
     fig, ax = plt.subplots(figsize=(0.75 * values.shape[1] + 2.5, 0.24 * values.shape[0] + 1.5))
-    _heatmap(ax, change, center=0, cmap=DIVERGING, annot=printed, vmin=-30, vmax=30, cbar=True,
-             title=f"{artefact.replace('table', 'Table ')}: accuracy as printed\ncolour = change from {baseline}")
-    for y in range(1, values.shape[0], 8 if artefact == "table30" else 7):
+    _heatmap(ax, change.rename(columns=lambda c: c.replace("_", " ")), center=0, cmap=DIVERGING,
+             annot=printed.rename(columns=lambda c: c.replace("_", " ")), vmin=-30, vmax=30, cbar=True,
+             title=f"{artefact.replace('table', 'Table ')}: accuracy as printed\ncolour = change from {described}")
+    for y in range(1, values.shape[0], block):
         ax.axhline(y, color="black", lw=0.8)
-    if artefact == "table31":
-        ax.set_xticklabels([t.get_text().replace("_", " ") for t in ax.get_xticklabels()])
     fig.tight_layout()
     frame = frame.assign(change=frame["value"] - frame[column].map(pretrained))
     return fig, frame[["method", "finetune_dataset", column, "printed", "value", "change"]]
@@ -221,57 +173,52 @@ def draw_ood_accuracy(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
 # ---------------------------------------------------------------------------------------------
 # One-number-per-cell tables: methods × models (Tables 3, 5, 7, 8, 10, 11, 14, 15, 16, 18).
 
-METHOD_MATRIX_SPEC: dict[str, tuple[str, str, str]] = {  # artefact -> (metric, setting, colour scale)
-    "table03": ("mRI", "", "diverging"),
-    "table05": ("mRI", "", "diverging"),
-    "table07": ("pearson r", "vs OTDD(ImageNet-1K, D_FT) over realistic D_FT", "diverging"),
-    "table08": ("mRI", "", "diverging"),
-    "table10": ("mRI", "train/validation split", "diverging"),
-    "table11": ("mean eRI", "train/validation split", "diverging"),
-    "table14": ("mRI", None, "diverging"),
-    "table15": ("mRI", "3 seeds", "diverging"),
-    "table16": ("mRI", None, "diverging"),
-    "table18": ("backward transfer", "", "diverging"),
-}
+@dataclass(frozen=True)
+class MatrixSpec:
+    """How a one-number-per-cell table becomes a rows × models matrix and its printed-text annotations."""
+
+    metric: str
+    setting: str | None = ""  # the rows of this setting only (None: every setting)
+    row_prefix: str | None = None  # rows named `row_prefix + setting` (Tables 14, 16) instead of by method
+    cell_note: tuple[str, str, str] | None = None  # (metric, before, after): its printed text added to each cell
+    row_note: tuple[str, str, str] | None = None  # (metric, row, before): its first printed text added to one row
 
 
-def method_matrix(artefact: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(values, printed-text annotations) of a one-number-per-cell table, methods (or settings) × models."""
+def _with_model(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame.assign(model=[model_label(a, p) for a, p in zip(frame["architecture"], frame["pretraining"])])
+
+
+def method_matrix(artefact: str, spec: MatrixSpec | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(values, printed-text annotations) of a one-number-per-cell table, methods (or settings) × models;
+    `spec` defaults to the artefact's in `WIRING`."""
+    spec = spec or WIRING[artefact].options["spec"]
     frame = load_table(artefact)
-    metric, setting, _ = METHOD_MATRIX_SPEC[artefact]
-    rows = frame[frame["metric"] == metric]
-    if setting is not None:
-        rows = rows[rows["setting"] == setting]
-    rows = rows.assign(model=[model_label(a, p) for a, p in zip(rows["architecture"], rows["pretraining"])])
-    if artefact == "table14":
-        rows = rows.assign(method=rows["setting"])
-    if artefact == "table16":
-        rows = rows.assign(method="WiSE-FT, " + rows["setting"])
+    rows = frame[frame["metric"] == spec.metric]
+    if spec.setting is not None:
+        rows = rows[rows["setting"] == spec.setting]
+    rows = _with_model(rows)
+    if spec.row_prefix is not None:
+        rows = rows.assign(method=spec.row_prefix + rows["setting"])
     annot = _printed_text(rows, "method", "model")
-    if artefact == "table10":
-        diff = select(frame, metric="mRI difference").assign(
-            model=lambda f: [model_label(a, p) for a, p in zip(f["architecture"], f["pretraining"])])
-        annot = annot + "\n(" + _printed_text(diff, "method", "model").reindex_like(annot) + ")"
-    if artefact == "table15":
-        se = select(frame, metric="mRI standard error").assign(
-            model=lambda f: [model_label(a, p) for a, p in zip(f["architecture"], f["pretraining"])])
-        annot = annot + "\n± " + _printed_text(se, "method", "model").reindex_like(annot)
-    if artefact == "table16":
-        alpha = select(frame, metric="best alpha").assign(
-            model=lambda f: [model_label(a, p) for a, p in zip(f["architecture"], f["pretraining"])])
-        alpha_text = _printed_text(alpha, "method", "model").iloc[0]
-        annot.loc["WiSE-FT, best alpha"] = annot.loc["WiSE-FT, best alpha"] + "\nα " + alpha_text
+    if spec.cell_note is not None:
+        metric, before, after = spec.cell_note
+        note = _printed_text(_with_model(select(frame, metric=metric)), "method", "model").reindex_like(annot)
+        annot = annot + before + note + after
+    if spec.row_note is not None:
+        metric, row, before = spec.row_note
+        note = _printed_text(_with_model(select(frame, metric=metric)), "method", "model").iloc[0]
+        annot.loc[row] = annot.loc[row] + before + note
     values = wide(rows, "method", "model")
     return values, annot.replace("-", "")
 
 
-def draw_method_matrix(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
+def draw_method_matrix(artefact: str, spec: MatrixSpec) -> tuple[plt.Figure, pd.DataFrame]:
     """Heatmap of a one-number-per-cell table (models as columns)."""
-    values, annot = method_matrix(artefact)
+    values, annot = method_matrix(artefact, spec)
     width = max(4.5, 0.85 * values.shape[1] + 2.5)
     fig, ax = plt.subplots(figsize=(width, 0.5 * values.shape[0] + 2.2))
     limit = float(np.nanmax(np.abs(values.to_numpy(float)))) or 1.0
-    metric = METHOD_MATRIX_SPEC[artefact][0]
+    metric = spec.metric
     _heatmap(ax, values, center=0, cmap=DIVERGING, annot=annot, vmin=-limit, vmax=limit, cbar=True,
              title=f"{artefact.replace('table', 'Table ')}: {metric} as printed")
     ax.set_xticklabels([t.get_text() for t in ax.get_xticklabels()], rotation=40, ha="right")
@@ -283,25 +230,30 @@ def draw_method_matrix(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
 # ---------------------------------------------------------------------------------------------
 # Accuracy tables of pretrained (and zero-shot fine-tuned) models (Tables 1, 4, 6, 9, 12, 17).
 
-def accuracy_matrix(artefact: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(values, annotations) rows = model (and stage), columns = datasets, of an accuracy table."""
+def _with_stage(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame` with `row`: the model, and "(after FT)" for the rows of a fine-tuned one."""
+    stage = np.where(frame["method"] == "Pretrained", "", " (after FT)")
+    return frame.assign(row=[f"{model_label(a, p)}{s}" for a, p, s in zip(frame["architecture"], frame["pretraining"], stage)])
+
+
+def accuracy_matrix(artefact: str, note: tuple[str, str, str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(values, annotations) rows = model (and stage), columns = datasets, of an accuracy table; `note`
+    (metric, before, after) adds that metric's printed text to each cell (Table 6's differences)."""
     frame = load_table(artefact)
-    acc = frame[frame["metric"] == "accuracy"]
-    stage = np.where(acc["method"] == "Pretrained", "", " (after FT)")
-    acc = acc.assign(row=[f"{model_label(a, p)}{s}" for a, p, s in zip(acc["architecture"], acc["pretraining"], stage)])
+    acc = _with_stage(frame[frame["metric"] == "accuracy"])
     columns = [c for c in [IMAGENET, AVG_OOD, *SUITE] if c in set(acc["eval_dataset"])]
     values = wide(acc, "row", "eval_dataset").reindex(columns=columns)
     annot = _printed_text(acc, "row", "eval_dataset").reindex(columns=columns)
-    if artefact == "table06":
-        diff = frame[frame["metric"] == "difference"]
-        diff = diff.assign(row=[f"{model_label(a, p)} (after FT)" for a, p in zip(diff["architecture"], diff["pretraining"])])
-        annot = annot + "\n(" + _printed_text(diff, "row", "eval_dataset").reindex_like(annot) + ")"
+    if note is not None:
+        metric, before, after = note
+        extra = _with_stage(frame[frame["metric"] == metric])
+        annot = annot + before + _printed_text(extra, "row", "eval_dataset").reindex_like(annot) + after
     return values, annot
 
 
-def draw_accuracy_table(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
+def draw_accuracy_table(artefact: str, note: tuple[str, str, str] | None = None) -> tuple[plt.Figure, pd.DataFrame]:
     """Heatmap of an accuracy table, with the mean over D we recompute as an extra column where it is not printed."""
-    values, annot = accuracy_matrix(artefact)
+    values, annot = accuracy_matrix(artefact, note)
     if AVG_OOD not in values.columns and set(SUITE) <= set(values.columns):
         values.insert(1, "mean over D (recomputed)", values[list(SUITE)].mean(axis=1))
         annot.insert(1, "mean over D (recomputed)", values["mean over D (recomputed)"].map(lambda v: f"{v:.2f}"))
@@ -614,55 +566,158 @@ def draw_table(frame: pd.DataFrame, title: str, col_width: float = 1.6) -> plt.F
     return fig
 
 
+# ---------------------------------------------------------------------------------------------
+# The wiring of every artefact: its question and how its printed numbers are drawn.
+
+@dataclass(frozen=True)
+class Wiring:
+    """One artefact: the question it answers, and the function drawing its printed numbers with its
+    options (`draw(**options)` returns the figure and the data behind it; None: nothing to draw)."""
+
+    question: str
+    draw: Callable[..., tuple[plt.Figure, pd.DataFrame]] | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def draw_text_table(frame: Callable[[], pd.DataFrame], title: str, hidden: tuple[str, ...] = ()) -> tuple[plt.Figure, pd.DataFrame]:
+    """`frame()` drawn as a text table without its `hidden` columns, and the whole frame."""
+    data = frame()
+    return draw_table(data.drop(columns=list(hidden)), title), data
+
+
+def draw_from_data(data: Callable[[], pd.DataFrame], figure: Callable[..., plt.Figure], shown: str | None = None,
+                   **options: Any) -> tuple[plt.Figure, pd.DataFrame]:
+    """`figure(data(), **options)` (of the rows `shown` selects, a `DataFrame.query`), and all of `data()`."""
+    frame = data()
+    return figure(frame if shown is None else frame.query(shown), **options), frame
+
+
+WIRING: dict[str, Wiring] = {
+    "table01": Wiring(
+        "How robust are the ViT-B/16 models before any fine-tuning, per dataset of ImageNet-RIB's set D?",
+        draw_accuracy_table, {"artefact": "table01"}),
+    "table02": Wiring(
+        'How much does each fine-tuning method change the OOD accuracy of ViT-B/16 IN-1K + AugReg, per fine-tuning dataset (RI, Eq. 1), and on average (mRI)?',
+        draw_ri_table, {"artefact": "table02"}),
+    "table03": Wiring(
+        'Which fine-tuning method keeps robustness best (mRI), for every architecture and pretraining?',
+        draw_method_matrix, {"artefact": "table03", "spec": MatrixSpec("mRI")}),
+    "table04": Wiring(
+        'Do CLIP ViT-B/16 models with a zero-shot head keep their OOD accuracy after vanilla fine-tuning?',
+        draw_accuracy_table, {"artefact": "table04"}),
+    "table05": Wiring(
+        'Does a ViT-B/32 CLIP pretrained on less data (LAION-100M) lose less robustness?',
+        draw_method_matrix, {"artefact": "table05", "spec": MatrixSpec("mRI")}),
+    "table06": Wiring(
+        'Does fine-tuning on natural images (the ImageNet-1K validation set) also collapse robustness?',
+        draw_accuracy_table, {"artefact": "table06", "note": ("difference", "\n(", ")")}),
+    "table07": Wiring(
+        'Does ImageNet-1K accuracy after fine-tuning fall with the OTDD between ImageNet-1K and the fine-tuning set?',
+        draw_method_matrix, {"artefact": "table07", "spec": MatrixSpec("pearson r", "vs OTDD(ImageNet-1K, D_FT) over realistic D_FT")}),
+    "table08": Wiring(
+        'How much robustness do zero-shot CLIP/SigLIP models lose with each method (mRI)?',
+        draw_method_matrix, {"artefact": "table08", "spec": MatrixSpec("mRI")}),
+    "table09": Wiring(
+        'How good are the zero-shot models before fine-tuning?',
+        draw_accuracy_table, {"artefact": "table09"}),
+    "table10": Wiring(
+        'Does selecting the epoch on a validation split change the mRIs of Table 3?',
+        draw_method_matrix, {"artefact": "table10", "spec": MatrixSpec("mRI", "train/validation split", cell_note=("mRI difference", "\n(", ")"))}),
+    "table11": Wiring(
+        'What does effective robustness (Eq. 2) say instead of relative robustness?',
+        draw_method_matrix, {"artefact": "table11", "spec": MatrixSpec("mean eRI", "train/validation split")}),
+    "table12": Wiring(
+        'Does fine-tuning on a dataset with different labels (StanfordCars) collapse OOD accuracy too?',
+        draw_accuracy_table, {"artefact": "table12"}),
+    "table13": Wiring(
+        "Which weights are the paper's pretrained models, and how does our registry read Table 13?",
+        draw_text_table, {"frame": table13_frame, "title": "Table 13 as printed beside lib/registry/models.csv", "hidden": ("printed library", "library")}),
+    "table14": Wiring(
+        "Is LAION-2B's robustness loss a matter of weight decay?",
+        draw_method_matrix, {"artefact": "table14", "spec": MatrixSpec("mRI", None, row_prefix="")}),
+    "table15": Wiring(
+        'Are the mRIs stable across random seeds?',
+        draw_method_matrix, {"artefact": "table15", "spec": MatrixSpec("mRI", "3 seeds", cell_note=("mRI standard error", "\n± ", ""))}),
+    "table16": Wiring(
+        'How much better is WiSE-FT at the best interpolation ratio than at 0.5?',
+        draw_method_matrix, {"artefact": "table16", "spec": MatrixSpec("mRI", None, row_prefix="WiSE-FT, ", row_note=("best alpha", "WiSE-FT, best alpha", "\nα "))}),
+    "table17": Wiring(
+        'How accurate is every pretrained model, in- and out-of-distribution, before fine-tuning?',
+        draw_accuracy_table, {"artefact": "table17"}),
+    "table18": Wiring(
+        'How much ImageNet-1K accuracy does each method lose or gain after fine-tuning (backward transfer)?',
+        draw_method_matrix, {"artefact": "table18", "spec": MatrixSpec("backward transfer")}),
+    "table19": Wiring(
+        'How well does each method fit the fine-tuning set (ViT-B/16)?',
+        draw_finetune_accuracy, {"artefact": "table19"}),
+    "table20": Wiring(
+        'How well does each method fit the fine-tuning set (ViT-B/32, ViT-S, ViT-L)?',
+        draw_finetune_accuracy, {"artefact": "table20"}),
+    "table21": Wiring(
+        'How well does each method fit the fine-tuning set (ResNets)?',
+        draw_finetune_accuracy, {"artefact": "table21"}),
+    "table22": Wiring(
+        'RI and mRI of the ImageNet-1K (+ AugReg) pretrained models, per method and fine-tuning set.',
+        draw_ri_table, {"artefact": "table22"}),
+    "table23": Wiring(
+        'RI and mRI of the ImageNet-1K + SAM pretrained models, per method and fine-tuning set.',
+        draw_ri_table, {"artefact": "table23"}),
+    "table24": Wiring(
+        'RI and mRI of the ImageNet-21K pretrained ViT-B/16, per method and fine-tuning set.',
+        draw_ri_table, {"artefact": "table24"}),
+    "table25": Wiring(
+        'RI and mRI of the ImageNet-21K + AugReg pretrained models, per method and fine-tuning set.'),
+    "table26": Wiring(
+        'RI and mRI of the ImageNet-21K-P pretrained ViT-B/16, per method and fine-tuning set.',
+        draw_ri_table, {"artefact": "table26"}),
+    "table27": Wiring(
+        'RI and mRI of the LAION-2B pretrained CLIP models, per method and fine-tuning set.',
+        draw_ri_table, {"artefact": "table27"}),
+    "table28": Wiring(
+        'RI and mRI of the OpenAI CLIP models, per method and fine-tuning set.',
+        draw_ri_table, {"artefact": "table28"}),
+    "table29": Wiring(
+        'Where are the per-dataset accuracies of each model (the supplementary tables)?',
+        draw_text_table, {"frame": table29_frame, "title": "Table 29: where each model's per-dataset accuracies are"}),
+    "table30": Wiring(
+        'What is each OOD accuracy of ViT-B/16 IN-1K + AugReg after each method and fine-tuning set (the accuracies every RI of Table 2 is computed from)?',
+        draw_ood_accuracy, {"artefact": "table30", "column": "eval_dataset", "block": 8, "baseline": "table17",
+                                 "described": "Table 17's pretrained accuracies (ObjectNet 33.0; this table's own row prints 25.7)"}),
+    "table31": Wiring(
+        'How does each ImageNet-C corruption move after fine-tuning ViT-B/16 IN-1K + AugReg?',
+        draw_ood_accuracy, {"artefact": "table31", "column": "setting", "block": 7}),
+    "figure02": Wiring(
+        'Does LAION-2B ViT-B/16 lose far more OOD accuracy than an ImageNet-21K model after fine-tuning on ImageNet-R, despite a similar start?',
+        draw_from_data, {"data": figure02_data, "figure": draw_figure02}),
+    "figure04": Wiring(
+        'Average OOD accuracy before and after vanilla fine-tuning: do the largest-pretraining models end lowest?',
+        draw_from_data, {"data": figure04_data, "figure": draw_before_after, "title": "Fig. 4 from Tables 17 and 3: mean accuracy on D before (blue) and after (red) vanilla FT, ViT-B/16"}),
+    "figure05": Wiring(
+        'Do OpenAI/LAION-2B models learn the fine-tuning sets slowly yet lose robustness early?',
+        draw_from_data, {"data": figure05_data, "figure": draw_end_points, "title": "Fig. 5 end points only (epoch 0: Table 17; epoch 10: Table 19 FT and before + FT mRI); the curves in between are not printed"}),
+    "figure06": Wiring(
+        'How do ImageNet-1K and OOD accuracy of zero-shot LAION-2B ViT-B/16 change when fine-tuning on few images per class?',
+        draw_from_data, {"data": figure06_data, "figure": draw_reference_lines, "value": "pretrained accuracy", "label": "eval_dataset", "title": "Fig. 6: only the dashed lines are printed (Table 9, zero-shot LAION-2B ViT-B/16)"}),
+    "figure08": Wiring(
+        'Average OOD accuracy before and after fine-tuning with every method, for every model.',
+        draw_from_data, {"data": figure08_data, "figure": draw_before_after, "title": "Fig. 8 from Tables 17 and 3: before (blue) and after (red = before + mRI)"}),
+    "figure11": Wiring(
+        'Does post-fine-tuning ImageNet-1K accuracy fall with the distance between ImageNet-1K and the fine-tuning set?',
+        draw_from_data, {"data": figure11_data, "figure": draw_figure11}),
+    "figure12": Wiring(
+        'Does fine-tuning on small subsets hurt classification models and CLIP models alike?',
+        draw_from_data, {"data": figure12_data, "figure": draw_reference_lines, "value": "mean accuracy on D before fine-tuning", "label": "model", "title": "Fig. 12: only the dashed lines are printed (pretrained means, Tables 17 and 9)"}),
+    "figure13": Wiring(
+        "Does a smaller learning rate prevent LAION-2B's robustness loss?",
+        draw_from_data, {"data": figure13_data, "figure": draw_reference_lines, "shown": "quantity == 'mRI'", "value": "value", "label": "reference", "title": "Fig. 13: the printed reference mRIs (the small-learning-rate curves are not printed)"}),
+}
+QUESTIONS: dict[str, str] = {artefact: wiring.question for artefact, wiring in WIRING.items()}
+
+
 def draw(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
-    """The figure and the data behind it, for any runnable imagenet_rib artefact."""
-    if artefact == "table02" or (artefact in RI_TABLE_ARTEFACTS and artefact != "table25"):
-        return draw_ri_table(artefact)
-    if artefact in ("table19", "table20", "table21"):
-        return draw_finetune_accuracy(artefact)
-    if artefact in ("table30", "table31"):
-        return draw_ood_accuracy(artefact)
-    if artefact in METHOD_MATRIX_SPEC:
-        return draw_method_matrix(artefact)
-    if artefact in ("table01", "table04", "table06", "table09", "table12", "table17"):
-        return draw_accuracy_table(artefact)
-    if artefact == "table13":
-        frame = table13_frame()
-        shown = frame.drop(columns=["printed library", "library"])
-        return draw_table(shown, "Table 13 as printed beside lib/registry/models.csv"), frame
-    if artefact == "table29":
-        frame = table29_frame()
-        return draw_table(frame, "Table 29: where each model's per-dataset accuracies are"), frame
-    if artefact == "figure04":
-        data = figure04_data()
-        return draw_before_after(data, "Fig. 4 from Tables 17 and 3: mean accuracy on D before (blue) and after "
-                                       "(red) vanilla FT, ViT-B/16"), data
-    if artefact == "figure08":
-        data = figure08_data()
-        return draw_before_after(data, "Fig. 8 from Tables 17 and 3: before (blue) and after (red = before + mRI)"), data
-    if artefact == "figure02":
-        data = figure02_data()
-        return draw_figure02(data), data
-    if artefact == "figure05":
-        data = figure05_data()
-        return draw_end_points(data, "Fig. 5 end points only (epoch 0: Table 17; epoch 10: Table 19 FT and "
-                                     "before + FT mRI); the curves in between are not printed"), data
-    if artefact == "figure06":
-        data = figure06_data()
-        return draw_reference_lines(data, "pretrained accuracy", "eval_dataset",
-                                    "Fig. 6: only the dashed lines are printed (Table 9, zero-shot LAION-2B ViT-B/16)"), data
-    if artefact == "figure11":
-        data = figure11_data()
-        return draw_figure11(data), data
-    if artefact == "figure12":
-        data = figure12_data()
-        return draw_reference_lines(data, "mean accuracy on D before fine-tuning", "model",
-                                    "Fig. 12: only the dashed lines are printed (pretrained means, Tables 17 and 9)"), data
-    if artefact == "figure13":
-        data = figure13_data()
-        return draw_reference_lines(data[data["quantity"] == "mRI"], "value", "reference",
-                                    "Fig. 13: the printed reference mRIs (the small-learning-rate curves are not printed)"), data
-    raise KeyError(f"no drawing for imagenet_rib/{artefact}")
-
-
-RI_TABLE_ARTEFACTS = ("table22", "table23", "table24", "table25", "table26", "table27", "table28")
+    """The figure and the data behind it, for any imagenet_rib artefact with a drawing in `WIRING`."""
+    drawable = sorted(a for a, w in WIRING.items() if w.draw is not None)
+    wiring = WIRING.get(artefact)
+    if wiring is None or wiring.draw is None:
+        raise KeyError(f"no drawing for imagenet_rib/{artefact}; drawings exist for {drawable}")
+    return wiring.draw(**wiring.options)

@@ -1,6 +1,7 @@
 """Our-run panels of ImageNet-RIB's appendix studies, drawn from the experiments of `experiments.yaml`.
 
-`EXPERIMENT_PANELS` names the experiment behind each artefact (Tables 8, 10 and 11 also read `main`).
+`EXPERIMENT_PANELS` names the experiment behind each artefact (`ALSO_READS`: the others it reads, `main` for
+Tables 8, 10 and 11).
 `our_experiment_panel` runs (or reads back) the experiment and returns `(data, figure, findings)`: a
 `Findings` of the paper's claim about the artefact (`CLAIMS`), each part judged by its interval over
 seeds (undefined for a single seed) or said to be beyond our miniature. The panel functions
@@ -40,7 +41,7 @@ EXPERIMENT_PANELS = {
     "figure12": "small_subsets",
     "figure13": "learning_rate",
 }
-WITH_MAIN = ("table08", "table10", "table11")  # compared with the main benchmark
+ALSO_READS: dict[str, tuple[str, ...]] = {a: ("main",) for a in ("table08", "table10", "table11")}  # compared with main
 CLAIMS = {
     "table06": "after FT on the ImageNet-1K validation set, the IN-1K and IN-21K models' OOD accuracies move by a few "
                "points, while OpenAI and LAION-2B lose 15-33 points on every OOD dataset but IN-Cartoon (Table 6).",
@@ -128,10 +129,8 @@ def our_experiment_panel(artefact: str, experiments_params: str, results_dir: st
     """`(data, figure, findings)` of `artefact` from its experiment, the findings judged by their intervals."""
     if not has_experiment_panel(artefact):
         raise KeyError(f"no experiment panel for {artefact!r}; panels: {sorted(EXPERIMENT_PANELS)}")
-    runs = [load_run(experiments_params, EXPERIMENT_PANELS[artefact], results_dir)]
-    if artefact in WITH_MAIN:
-        runs.append(load_run(experiments_params, "main", results_dir))
-    return PANELS[artefact](*runs)
+    names = (EXPERIMENT_PANELS[artefact], *ALSO_READS.get(artefact, ()))
+    return PANELS[artefact](*(load_run(experiments_params, name, results_dir) for name in names))
 
 
 def show_experiment_panel(artefact: str, experiments_params: str, results_dir: str | Path, output_dir: str | Path) -> None:
