@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable, TypeVar
 
-from filelock import FileLock
+from filelock import FileLock, Timeout
 
 T = TypeVar("T")
 
@@ -32,11 +32,12 @@ def atomic_write(path: str | Path, write: Callable[[str], None]) -> None:
 
 
 def load_or_make(path: str | Path, load: Callable[[Path], T], make: Callable[[], T],
-                 write: Callable[[T, str], None]) -> T:
+                 write: Callable[[T, str], None], wait: bool = True) -> T | None:
     """`load(path)` if the file exists; else `make()`, written atomically with `write(value, tmp)`.
 
     The making happens under an inter-process lock (`<path>.lock`), on the pinned thread count
-    (`lib.threads`); a process that finds the lock taken waits, then loads what the other made.
+    (`lib.threads`); a process that finds the lock taken waits, then loads what the other made, or
+    with `wait=False` returns None at once (the other process is making it).
     """
     from .threads import pinned
 
@@ -44,10 +45,17 @@ def load_or_make(path: str | Path, load: Callable[[Path], T], make: Callable[[],
     if path.is_file():
         return load(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(f"{path}.lock"):
+    lock = FileLock(f"{path}.lock")
+    try:
+        lock.acquire(timeout=-1 if wait else 0)
+    except Timeout:
+        return None
+    try:
         if path.is_file():
             return load(path)
         with pinned():
             value = make()
         atomic_write(path, lambda tmp: write(value, tmp))
+    finally:
+        lock.release()
     return value

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -70,11 +71,13 @@ class Store:
         config: dict[str, Any],
         compute: Callable[[], pd.DataFrame],
         context: RunContext = RunContext(),
-    ) -> pd.DataFrame:
+        wait: bool = True,
+    ) -> pd.DataFrame | None:
         """Return the stored rows of `config`, computing and storing them first if absent.
 
         `compute()` returns the run's per-item rows; the store adds the key, the configuration
-        (scalar entries as columns, the whole as canonical JSON) and provenance columns.
+        (scalar entries as columns, the whole as canonical JSON) and provenance columns. With
+        `wait=False`, a run another process is computing gives None at once.
         """
         key = run_key(config)
 
@@ -88,7 +91,21 @@ class Store:
             log.info("skip %s: already stored (%s)", key, _describe(config))
             return pd.read_parquet(path)
 
-        return load_or_make(self.path(key), load, make, lambda rows, tmp: rows.to_parquet(tmp, index=False))
+        return load_or_make(self.path(key), load, make, lambda rows, tmp: rows.to_parquet(tmp, index=False), wait)
+
+    def run_all(self, jobs: Sequence[tuple[dict[str, Any], Callable[[], pd.DataFrame]]],
+                context: RunContext = RunContext()) -> Iterator[pd.DataFrame]:
+        """The rows of each `(config, compute)` job, in the jobs' order, one run in memory at a time.
+
+        First every missing run that no other process is computing is computed (so two processes
+        running the same sweep share its runs instead of queueing behind one another); then each
+        run is read back in order, waiting for those another process is still computing.
+        """
+        for config, compute in jobs:
+            if not self.has(config):
+                self.run(config, compute, context, wait=False)
+        for config, compute in jobs:
+            yield self.run(config, compute, context)
 
     @staticmethod
     def _with_provenance(

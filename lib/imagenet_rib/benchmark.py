@@ -373,10 +373,11 @@ class Benchmark:
         if todo:
             log.info("%d runs to compute", todo)
             self.suite  # opens the data: missing datasets stop the run here, before any compute
+        jobs = []
         for (regime, seed), configs in plan.items():
             model = functools.cache(functools.partial(self.pretrained, regime, seed))  # loaded once, only if needed
-            for config in configs:
-                yield self.store.run(config, functools.partial(self._compute, config, model), self.context)
+            jobs += [(config, functools.partial(self._compute, config, model)) for config in configs]
+        yield from self.store.run_all(jobs, self.context)
 
     def _run_config(self, regime: str, seed: int, method: str, name: str) -> dict:
         """What determines a run's predictions (its store key; also the key of its cached weights)."""

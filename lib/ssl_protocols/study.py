@@ -17,6 +17,7 @@ the full tier reads the paper's 26 checkpoints and datasets from the registries.
 from __future__ import annotations
 
 import copy
+import functools
 import logging
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -264,13 +265,11 @@ class Study:
         """Every (model, dataset, protocol) run, computed or read back; per-item ranked predictions."""
         self.check_inputs()
         entries = [self.settings.in_domain, *self.settings.out_of_domain]
-        frames = []
-        for index, model in enumerate(self.model_names()):
-            for position, (entry, label) in enumerate(zip(entries, self.dataset_names())):
-                for protocol in self.protocols(position == 0):
-                    config = self.run_config(index, label, protocol)
-                    frames.append(self.store.run(config, lambda: self._evaluate(index, entry, label, protocol), self.context))
-        return pd.concat(frames, ignore_index=True)
+        jobs = [(self.run_config(index, label, protocol), functools.partial(self._evaluate, index, entry, label, protocol))
+                for index in range(len(self.model_names()))
+                for position, (entry, label) in enumerate(zip(entries, self.dataset_names()))
+                for protocol in self.protocols(position == 0)]
+        return pd.concat(list(self.store.run_all(jobs, self.context)), ignore_index=True)
 
     def run_config(self, index: int, label: str, protocol: str) -> dict[str, Any]:
         """What determines one run's result, and nothing else (its store key is a hash of this)."""

@@ -104,3 +104,33 @@ def test_killed_sweep_resumes_complete_without_duplicates(tmp_path):
     assert len(stored) == 6 * 50
     assert not stored.duplicated(["run_key", "item"]).any()
     assert (stored["seed"] == stored["seed_copy"]).all()
+
+
+SHARED_SWEEP = textwrap.dedent(
+    """
+    import os, sys, time
+    import pandas as pd
+    from lib.store import Store
+    store, log = Store(sys.argv[1], "paper"), sys.argv[2]
+    def compute(seed):
+        with open(log, "a") as handle:
+            handle.write(f"{os.getpid()} {seed}\\n")
+        time.sleep(1.0)
+        return pd.DataFrame({"item": range(5), "seed_copy": seed})
+    jobs = [({"model": "m", "seed": s}, lambda s=s: compute(s)) for s in range(6)]
+    print(" ".join(str(int(rows["seed_copy"].iloc[0])) for rows in store.run_all(jobs)))
+    """
+)
+
+
+def test_two_processes_share_a_sweep_and_each_reads_every_run_in_order(tmp_path):
+    script, log = tmp_path / "sweep.py", tmp_path / "computed.log"
+    script.write_text(SHARED_SWEEP)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    processes = [subprocess.Popen([sys.executable, str(script), str(tmp_path / "store"), str(log)], env=env,
+                                  stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [p.communicate(timeout=120)[0].strip() for p in processes]
+    assert outputs == ["0 1 2 3 4 5"] * 2
+    computed = [line.split() for line in log.read_text().splitlines()]
+    assert sorted(int(seed) for _, seed in computed) == list(range(6)), "each run computed exactly once"
+    assert len({pid for pid, _ in computed}) == 2, "both processes computed some of the runs"
