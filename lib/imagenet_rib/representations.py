@@ -19,7 +19,7 @@ is its `analysis` (a dict in the artefact's params file, checked like a settings
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING
 
@@ -146,15 +146,13 @@ class DistanceSettings:
         return [f"exclude names {d!r}, not a suite dataset" for d in self.exclude if d not in bench.s.suite]
 
 
-ANALYSES = {"figure07": CKASettings, "figure14": CKASettings,
-            "figure10": DistanceSettings, "figure11": DistanceSettings}
 
 
 def analysis_settings(artefact: str, analysis: dict) -> CKASettings | DistanceSettings:
     """An artefact's `analysis`, checked like a settings file: exactly its keys, each of its type."""
     if artefact not in ANALYSES:
         raise KeyError(f"no representation panel for {artefact!r}; expected one of {sorted(ANALYSES)}")
-    kind = ANALYSES[artefact]
+    kind = ANALYSES[artefact][0]
     declared = {f.name: Parameter(f.name, f.type, None) for f in fields(kind)}
     chosen = kind(**validate(analysis, declared, f"analysis of {artefact}", declarer=kind.__name__))
     if chosen.images <= 0:
@@ -176,14 +174,7 @@ def our_representation_panel(artefact: str, benchmark_params: str, results_dir: 
     if problems:
         raise ParamsError(f"analysis of {artefact}: " + "; ".join(problems))
     bench.suite  # opens the data: missing datasets stop here
-    if artefact == "figure07":  # FT under each pretraining regime
-        return _cka_panel(bench, chosen, [(regime, "FT") for regime in settings.regimes], "regime")
-    if artefact == "figure14":  # every method that changes the backbone, first regime
-        methods = [m for m in settings.methods if m not in BACKBONE_UNCHANGED]
-        return _cka_panel(bench, chosen, [(settings.regimes[0], m) for m in methods], "method")
-    if artefact == "figure10":
-        return _distance_panel(bench, chosen)
-    return _correlation_panel(bench, chosen, benchmark_params, results_dir)
+    return ANALYSES[artefact][1](bench, chosen, benchmark_params, results_dir)
 
 
 def cka_findings(data: pd.DataFrame, key: str) -> list[Finding]:
@@ -325,3 +316,29 @@ def _pearson(rows: np.ndarray) -> float:
     if len(rows) < 3 or len(np.unique(rows[:, 0])) < 2 or len(np.unique(rows[:, 1])) < 2:
         return float("nan")
     return float(stats.pearsonr(rows[:, 0], rows[:, 1]).statistic)
+
+
+def _regime_cka_panel(bench: Benchmark, chosen: CKASettings, *_: str) -> tuple[pd.DataFrame, Figure, Findings]:
+    """Fig. 7: CKA after FT under each pretraining regime."""
+    return _cka_panel(bench, chosen, [(regime, "FT") for regime in bench.s.regimes], "regime")
+
+
+def _method_cka_panel(bench: Benchmark, chosen: CKASettings, *_: str) -> tuple[pd.DataFrame, Figure, Findings]:
+    """Fig. 14: CKA after every method that changes the backbone, first pretraining regime."""
+    methods = [m for m in bench.s.methods if m not in BACKBONE_UNCHANGED]
+    return _cka_panel(bench, chosen, [(bench.s.regimes[0], m) for m in methods], "method")
+
+
+def _dataset_distance_panel(bench: Benchmark, chosen: DistanceSettings, *_: str) -> tuple[pd.DataFrame, Figure, Findings]:
+    """Fig. 10: the distances between the datasets."""
+    return _distance_panel(bench, chosen)
+
+
+# Each representation figure: the settings its `analysis` parameter holds, and the panel drawing it
+# (called with the benchmark, those settings, the benchmark params file and the results folder).
+ANALYSES: dict[str, tuple[type, Callable[..., tuple[pd.DataFrame, Figure, Findings]]]] = {
+    "figure07": (CKASettings, _regime_cka_panel),
+    "figure14": (CKASettings, _method_cka_panel),
+    "figure10": (DistanceSettings, _dataset_distance_panel),
+    "figure11": (DistanceSettings, _correlation_panel),
+}

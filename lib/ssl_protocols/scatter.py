@@ -229,3 +229,42 @@ def draw_scatter_grid(points: pd.DataFrame, statistics: pd.DataFrame, title: str
     fig.suptitle(title, fontsize=10)
     fig.tight_layout(rect=(0, 0.03, 1, 0.98))
     return fig
+
+
+def xy_points(frame: pd.DataFrame, is_x: pd.Series, on: list[str]) -> pd.DataFrame:
+    """Scatter points from a tidy frame (`lib.results`): every row not selected by `is_x` is a point,
+    its `value` as `y`, the value of the `is_x` row with the same `on` labels as `x`."""
+    xs = frame.loc[is_x, on + ["value"]].rename(columns={"value": "x"})
+    return frame[~is_x].rename(columns={"value": "y"}).merge(xs, on=on)
+
+
+def paper_and_ours_scatter(points: pd.DataFrame, *, hue: str, xlabel: str, ylabel: str,
+                           titles: tuple[str, str] = ("paper", "ours"), fit_level: float | None = None,
+                           annotate: str | None = None) -> plt.Figure:
+    """The paper's points and ours (`xy_points` of one tidy frame) as two panels with the same axes
+    (accuracy %, 0–100) and colours (`hue`), the dotted identity on both; with `fit_level`, each
+    panel's least-squares line and its `fit_level` confidence band; `annotate` labels each point."""
+    import matplotlib.pyplot as plt
+
+    colours = dict(zip(dict.fromkeys(points[hue]), plt.rcParams["axes.prop_cycle"].by_key()["color"] * 10))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.4), sharex=True, sharey=True)
+    for ax, source, title in zip(axes, ("paper", "ours"), titles):
+        part = points[points["source"] == source]
+        ax.plot([0, 100], [0, 100], ":", color="grey", lw=0.8)
+        if fit_level is not None and len(part) >= 3:
+            fit = linear_fit(part["x"], part["y"], fit_level)
+            xs = np.linspace(part["x"].min(), part["x"].max(), 100)
+            low, high = fit.band(xs)
+            ax.fill_between(xs, low, high, color="black", alpha=0.12, label=f"{fit_level:.0%} band")
+            ax.plot(xs, fit.predict(xs), "-", color="black", lw=1.1, label="linear fit")
+        for value, sub in part.groupby(hue, sort=False):
+            ax.scatter(sub["x"], sub["y"], s=18, color=colours[value], edgecolor="white", linewidth=0.4,
+                       label=value, zorder=3)
+        for row in part.itertuples() if annotate else ():
+            ax.annotate(getattr(row, annotate), (row.x, row.y), fontsize=5, xytext=(2, 2), textcoords="offset points")
+        ax.set(xlim=(0, 100), ylim=(0, 100), xlabel=xlabel, title=title)
+        ax.title.set_fontsize(9)
+        ax.legend(fontsize=6, loc="upper left")
+    axes[0].set_ylabel(ylabel)
+    fig.tight_layout()
+    return fig

@@ -7,6 +7,9 @@ what each table holds and what the text dump garbles or leaves out (details: the
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -19,7 +22,6 @@ from .shift_groups import S6_TO_S2_DATASET
 from .survey import protocol_counts, survey_ticks
 
 PAPER = "ssl_protocols"
-TABLES = ("table_s1", "table_s2", "table_s3", "table_s4", "table_s5", "table_s6", "table_s7", "table_s8")
 TABLE_NOTES = {
     "table_s1": (
         "**Table S.1, protocol survey.** 23 SSL papers × the classification protocols they report, in "
@@ -64,45 +66,54 @@ TABLE_NOTES = {
 }
 
 
-def table_view(artefact: str) -> pd.DataFrame:
-    """The table laid out as in the paper, cells as printed."""
-    if artefact == "table_s1":
-        ticks = survey_ticks()
-        year = ticks.pop(("", "year"))
-        view = ticks.replace({True: "✓", False: ""})
-        view.insert(0, ("", "year"), year)
-        return view
-    if artefact in ("table_s2", "table_s3"):
-        frame = published_accuracies("top1" if artefact == "table_s2" else "top5")
-        order = list(dict.fromkeys(frame["model"]))
-        columns = list(dict.fromkeys(zip(frame["dataset"], frame["protocol"])))
-        wide = frame.pivot(index="model", columns=["dataset", "protocol"], values="printed")
-        return wide.loc[order, columns].fillna("")
-    if artefact == "table_s4":
-        s4 = published.load(PAPER, "table_s4")
-        return s4.pivot(index="dataset", columns="protocol", values="printed").loc[list(dict.fromkeys(s4["dataset"]))]
-    if artefact == "table_s5":
-        s5 = published.load(PAPER, "table_s5", numeric=False)
-        return s5.rename(columns={"printed": "source"})
-    if artefact == "table_s6":
-        s6 = published.load(PAPER, "table_s6", numeric=False)
-        view = s6.pivot(index="dataset", columns="group", values="printed").fillna("")
-        view = view.loc[list(dict.fromkeys(s6["dataset"])), ["Coarse", "Fine", "Category", "Style"]]
-        view["accuracies printed"] = [
-            "no" if S6_TO_S2_DATASET[d] is None else ("10 of 26 models" if d.startswith("ImageNet-D") else "26 models")
-            for d in view.index
-        ]
-        return view
-    if artefact == "table_s7":
-        s7 = published.load(PAPER, "table_s7")
-        keys = ["protocol", "dataset", "method", "backbone"]
-        return s7.pivot_table(index=keys, columns="quantity", values="printed", aggfunc="first", sort=False)[
-            ["run1", "run2", "run3", "mean", "std"]].reset_index()
-    if artefact == "table_s8":
-        s8 = published.load(PAPER, "table_s8")
-        return s8.pivot(index="protocol", columns="quantity", values="printed").loc[
-            list(dict.fromkeys(s8["protocol"])), ["batch_size", "epochs", "gpu_hours_resnet50", "gpu_hours_vitb16"]]
-    raise ValueError(f"unknown table {artefact!r}; expected one of {TABLES}")
+def _table_s1_view() -> pd.DataFrame:
+    ticks = survey_ticks()
+    year = ticks.pop(("", "year"))
+    view = ticks.replace({True: "✓", False: ""})
+    view.insert(0, ("", "year"), year)
+    return view
+
+
+def _table_s4_view() -> pd.DataFrame:
+    s4 = published.load(PAPER, "table_s4")
+    return s4.pivot(index="dataset", columns="protocol", values="printed").loc[list(dict.fromkeys(s4["dataset"]))]
+
+
+def _table_s5_view() -> pd.DataFrame:
+    s5 = published.load(PAPER, "table_s5", numeric=False)
+    return s5.rename(columns={"printed": "source"})
+
+
+def _table_s6_view() -> pd.DataFrame:
+    s6 = published.load(PAPER, "table_s6", numeric=False)
+    view = s6.pivot(index="dataset", columns="group", values="printed").fillna("")
+    view = view.loc[list(dict.fromkeys(s6["dataset"])), ["Coarse", "Fine", "Category", "Style"]]
+    view["accuracies printed"] = [
+        "no" if S6_TO_S2_DATASET[d] is None else ("10 of 26 models" if d.startswith("ImageNet-D") else "26 models")
+        for d in view.index
+    ]
+    return view
+
+
+def _table_s7_view() -> pd.DataFrame:
+    s7 = published.load(PAPER, "table_s7")
+    keys = ["protocol", "dataset", "method", "backbone"]
+    return s7.pivot_table(index=keys, columns="quantity", values="printed", aggfunc="first", sort=False)[
+        ["run1", "run2", "run3", "mean", "std"]].reset_index()
+
+
+def _table_s8_view() -> pd.DataFrame:
+    s8 = published.load(PAPER, "table_s8")
+    return s8.pivot(index="protocol", columns="quantity", values="printed").loc[
+        list(dict.fromkeys(s8["protocol"])), ["batch_size", "epochs", "gpu_hours_resnet50", "gpu_hours_vitb16"]]
+
+
+def _accuracy_view(metric: str) -> pd.DataFrame:
+    frame = published_accuracies(metric)
+    order = list(dict.fromkeys(frame["model"]))
+    columns = list(dict.fromkeys(zip(frame["dataset"], frame["protocol"])))
+    wide = frame.pivot(index="model", columns=["dataset", "protocol"], values="printed")
+    return wide.loc[order, columns].fillna("")
 
 
 def _tick_heatmap(matrix: pd.DataFrame, ax: plt.Axes, title: str) -> None:
@@ -137,86 +148,122 @@ def _accuracy_heatmaps(metric: str) -> tuple[plt.Figure, pd.DataFrame]:
     return fig, frame[["model", "method", "backbone", "dataset", "protocol", "printed", "value"]]
 
 
+def _table_s1_drawing() -> tuple[plt.Figure, pd.DataFrame]:
+    ticks = survey_ticks()
+    years = ticks.pop(("", "year"))
+    ticks.columns = [f"{'ID' if d == 'in_domain' else 'OOD'} {p}" for d, p in ticks.columns]
+    ticks.index = [f"{m} ({y})" for m, y in zip(ticks.index, years)]
+    counts = protocol_counts()
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 7.5), gridspec_kw={"width_ratios": [3, 2]})
+    _tick_heatmap(ticks, ax, "Table S.1: protocols used by each surveyed paper")
+    labels = [f"{'ID' if d == 'in_domain' else 'OOD'} {p}" for d, p in zip(counts["domain"], counts["protocol"])]
+    bx.barh(labels[::-1], counts["papers"][::-1], color="#3b75af")
+    for y, v in enumerate(counts["papers"][::-1]):
+        bx.text(v + 0.2, y, str(v), va="center", fontsize=8)
+    bx.set_xlabel("papers using the protocol (of 23)")
+    fig.tight_layout()
+    data = survey_ticks().drop(columns=[("", "year")]).stack([0, 1], future_stack=True).rename("ticked").reset_index()
+    return fig, data
+
+
+def _table_s4_drawing() -> tuple[plt.Figure, pd.DataFrame]:
+    s4 = published.load(PAPER, "table_s4")
+    fig, ax = plt.subplots(figsize=(7, 6))
+    order = list(dict.fromkeys(s4["dataset"]))
+    sns.barplot(data=s4.dropna(subset=["value"]), y="dataset", x="value", hue="protocol", order=order, ax=ax)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("effective batch size (log scale); no bar = printed '-'")
+    ax.set_ylabel("")
+    ax.set_title("Table S.4: effective batch sizes")
+    fig.tight_layout()
+    return fig, s4
+
+
+def _table_s5_drawing() -> tuple[plt.Figure, pd.DataFrame]:
+    s5 = published.load(PAPER, "table_s5", numeric=False).rename(columns={"printed": "source"})
+    counts = s5.groupby(["source", "backbone"]).size().rename("models").reset_index()
+    fig, ax = plt.subplots(figsize=(7, 4))
+    sns.barplot(data=counts, y="source", x="models", hue="backbone", ax=ax)
+    ax.set_title("Table S.5: where the 26 checkpoints come from")
+    ax.set_ylabel("")
+    fig.tight_layout()
+    return fig, s5
+
+
+def _table_s6_drawing() -> tuple[plt.Figure, pd.DataFrame]:
+    view = _table_s6_view()
+    ticks = view[["Coarse", "Fine", "Category", "Style"]] == "✓"
+    ticks.index = [f"{d} [{p}]" for d, p in zip(view.index, view["accuracies printed"])]
+    fig, ax = plt.subplots(figsize=(6.5, 5))
+    _tick_heatmap(ticks, ax, "Table S.6: domain-shift groups\n[accuracies printed in S.2/S.3]")
+    fig.tight_layout()
+    data = view.reset_index().melt(id_vars=["dataset", "accuracies printed"], var_name="group", value_name="tick")
+    return fig, data
+
+
+def _table_s7_drawing() -> tuple[plt.Figure, pd.DataFrame]:
+    runs = seed_runs()
+    runs["experiment"] = [f"{r.protocol}, {r.dataset}\n{r.method} {r.backbone}" for r in runs.itertuples()]
+    fig, ax = plt.subplots(figsize=(7.5, 7))
+    for y, r in enumerate(runs.itertuples()):
+        deviations = np.array([r.run1, r.run2, r.run3]) - r.mean
+        ax.scatter(deviations, [y] * 3, color="#3b75af", s=18, zorder=3)
+        ax.errorbar(0, y, xerr=r.std_population, color="black", capsize=3, lw=1)
+        ax.text(3.4, y, f"mean {r.printed_mean}, std {r.printed_std}", va="center", fontsize=7)
+    ax.set_yticks(range(len(runs)))
+    ax.set_yticklabels(runs["experiment"], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlim(-4, 6.5)
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_xlabel("run minus mean of the three runs (top-1 points); bar = ± printed-convention std")
+    ax.set_title("Table S.7: three seeds per experiment")
+    fig.tight_layout()
+    tidy = runs.drop(columns=["experiment"])
+    return fig, tidy
+
+
+def _table_s8_drawing() -> tuple[plt.Figure, pd.DataFrame]:
+    s8 = published.load(PAPER, "table_s8")
+    hours = s8[s8["quantity"].str.startswith("gpu_hours")].copy()
+    hours["backbone"] = hours["quantity"].map({"gpu_hours_resnet50": "ResNet-50", "gpu_hours_vitb16": "ViT-B/16"})
+    fig, ax = plt.subplots(figsize=(7, 4))
+    sns.barplot(data=hours, x="protocol", y="value", hue="backbone", ax=ax)
+    for container in ax.containers:
+        ax.bar_label(container, fmt="%g", fontsize=7)
+    ax.set_yscale("log")
+    ax.set_ylabel("GPU hours (log scale)")
+    ax.set_xlabel("ImageNet protocol")
+    ax.set_title("Table S.8: estimated cost of each protocol (2× RTX A5000)")
+    fig.tight_layout()
+    return fig, s8
+
+
+# How each table is laid out (`table_view`) and drawn (`draw_table`): artefact -> (view, drawing).
+RENDERINGS: dict[str, tuple[Callable[[], pd.DataFrame], Callable[[], tuple[plt.Figure, pd.DataFrame]]]] = {
+    "table_s1": (_table_s1_view, _table_s1_drawing),
+    "table_s2": (partial(_accuracy_view, "top1"), partial(_accuracy_heatmaps, "top1")),
+    "table_s3": (partial(_accuracy_view, "top5"), partial(_accuracy_heatmaps, "top5")),
+    "table_s4": (_table_s4_view, _table_s4_drawing),
+    "table_s5": (_table_s5_view, _table_s5_drawing),
+    "table_s6": (_table_s6_view, _table_s6_drawing),
+    "table_s7": (_table_s7_view, _table_s7_drawing),
+    "table_s8": (_table_s8_view, _table_s8_drawing),
+}
+TABLES = tuple(RENDERINGS)
+
+
+def _rendering(artefact: str) -> tuple[Callable[[], pd.DataFrame], Callable[[], tuple[plt.Figure, pd.DataFrame]]]:
+    """The table's (view, drawing); a ValueError names the tables there are."""
+    if artefact not in RENDERINGS:
+        raise ValueError(f"unknown table {artefact!r}; expected one of {TABLES}")
+    return RENDERINGS[artefact]
+
+
+def table_view(artefact: str) -> pd.DataFrame:
+    """The table laid out as in the paper, cells as printed."""
+    return _rendering(artefact)[0]()
+
+
 def draw_table(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
     """A readable rendering of the table and the tidy data it draws."""
-    if artefact == "table_s1":
-        ticks = survey_ticks()
-        years = ticks.pop(("", "year"))
-        ticks.columns = [f"{'ID' if d == 'in_domain' else 'OOD'} {p}" for d, p in ticks.columns]
-        ticks.index = [f"{m} ({y})" for m, y in zip(ticks.index, years)]
-        counts = protocol_counts()
-        fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 7.5), gridspec_kw={"width_ratios": [3, 2]})
-        _tick_heatmap(ticks, ax, "Table S.1: protocols used by each surveyed paper")
-        labels = [f"{'ID' if d == 'in_domain' else 'OOD'} {p}" for d, p in zip(counts["domain"], counts["protocol"])]
-        bx.barh(labels[::-1], counts["papers"][::-1], color="#3b75af")
-        for y, v in enumerate(counts["papers"][::-1]):
-            bx.text(v + 0.2, y, str(v), va="center", fontsize=8)
-        bx.set_xlabel("papers using the protocol (of 23)")
-        fig.tight_layout()
-        data = survey_ticks().drop(columns=[("", "year")]).stack([0, 1], future_stack=True).rename("ticked").reset_index()
-        return fig, data
-    if artefact in ("table_s2", "table_s3"):
-        return _accuracy_heatmaps("top1" if artefact == "table_s2" else "top5")
-    if artefact == "table_s4":
-        s4 = published.load(PAPER, "table_s4")
-        fig, ax = plt.subplots(figsize=(7, 6))
-        order = list(dict.fromkeys(s4["dataset"]))
-        sns.barplot(data=s4.dropna(subset=["value"]), y="dataset", x="value", hue="protocol", order=order, ax=ax)
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("effective batch size (log scale); no bar = printed '-'")
-        ax.set_ylabel("")
-        ax.set_title("Table S.4: effective batch sizes")
-        fig.tight_layout()
-        return fig, s4
-    if artefact == "table_s5":
-        s5 = published.load(PAPER, "table_s5", numeric=False).rename(columns={"printed": "source"})
-        counts = s5.groupby(["source", "backbone"]).size().rename("models").reset_index()
-        fig, ax = plt.subplots(figsize=(7, 4))
-        sns.barplot(data=counts, y="source", x="models", hue="backbone", ax=ax)
-        ax.set_title("Table S.5: where the 26 checkpoints come from")
-        ax.set_ylabel("")
-        fig.tight_layout()
-        return fig, s5
-    if artefact == "table_s6":
-        view = table_view("table_s6")
-        ticks = view[["Coarse", "Fine", "Category", "Style"]] == "✓"
-        ticks.index = [f"{d} [{p}]" for d, p in zip(view.index, view["accuracies printed"])]
-        fig, ax = plt.subplots(figsize=(6.5, 5))
-        _tick_heatmap(ticks, ax, "Table S.6: domain-shift groups\n[accuracies printed in S.2/S.3]")
-        fig.tight_layout()
-        data = view.reset_index().melt(id_vars=["dataset", "accuracies printed"], var_name="group", value_name="tick")
-        return fig, data
-    if artefact == "table_s7":
-        runs = seed_runs()
-        runs["experiment"] = [f"{r.protocol}, {r.dataset}\n{r.method} {r.backbone}" for r in runs.itertuples()]
-        fig, ax = plt.subplots(figsize=(7.5, 7))
-        for y, r in enumerate(runs.itertuples()):
-            deviations = np.array([r.run1, r.run2, r.run3]) - r.mean
-            ax.scatter(deviations, [y] * 3, color="#3b75af", s=18, zorder=3)
-            ax.errorbar(0, y, xerr=r.std_population, color="black", capsize=3, lw=1)
-            ax.text(3.4, y, f"mean {r.printed_mean}, std {r.printed_std}", va="center", fontsize=7)
-        ax.set_yticks(range(len(runs)))
-        ax.set_yticklabels(runs["experiment"], fontsize=7)
-        ax.invert_yaxis()
-        ax.set_xlim(-4, 6.5)
-        ax.axvline(0, color="grey", lw=0.8)
-        ax.set_xlabel("run minus mean of the three runs (top-1 points); bar = ± printed-convention std")
-        ax.set_title("Table S.7: three seeds per experiment")
-        fig.tight_layout()
-        tidy = runs.drop(columns=["experiment"])
-        return fig, tidy
-    if artefact == "table_s8":
-        s8 = published.load(PAPER, "table_s8")
-        hours = s8[s8["quantity"].str.startswith("gpu_hours")].copy()
-        hours["backbone"] = hours["quantity"].map({"gpu_hours_resnet50": "ResNet-50", "gpu_hours_vitb16": "ViT-B/16"})
-        fig, ax = plt.subplots(figsize=(7, 4))
-        sns.barplot(data=hours, x="protocol", y="value", hue="backbone", ax=ax)
-        for container in ax.containers:
-            ax.bar_label(container, fmt="%g", fontsize=7)
-        ax.set_yscale("log")
-        ax.set_ylabel("GPU hours (log scale)")
-        ax.set_xlabel("ImageNet protocol")
-        ax.set_title("Table S.8: estimated cost of each protocol (2× RTX A5000)")
-        fig.tight_layout()
-        return fig, s8
-    raise ValueError(f"unknown table {artefact!r}; expected one of {TABLES}")
+    return _rendering(artefact)[1]()

@@ -93,8 +93,9 @@ print(format_ledger(ledger(claims_for("table_s2"))))
 # pre-trained on the digits with different objectives (e.g. supervised, SimCLR, masked reconstruction,
 # none), every protocol of the paper run on the in-domain digits and on shifted or re-labelled
 # domains; at `full` the paper's 26 checkpoints and datasets (settings: the file the `study_params`
-# parameter names). Below, our zoo's top-1 accuracy per model, dataset and protocol, drawn like the
-# paper's table, and the findings computed from it, each stated beside the paper's claim it tests.
+# parameter names). The figure `table_s2_ours` draws the paper's numbers (left, "paper: …") and ours (right, "ours (<tier>, <n> models): …") with one function, on one colour scale or the same 0–100 % axes; its CSV is both in the one results schema (`source` paper/ours). Our groups and zoo differ from the paper's (the panel titles say how).
+# Below, our zoo's top-1 accuracy per model, dataset and protocol (drawn: the in-domain
+# block beside the paper's ImageNet block; every dataset in the CSV), and the findings computed from it, each stated beside the paper's claim it tests.
 
 # %%
 from lib.ssl_protocols.ours import our_panel, run_study

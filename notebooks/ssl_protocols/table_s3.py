@@ -78,8 +78,9 @@ print(format_ledger(ledger(claims_for("table_s3"))))
 # The miniature protocol study (`lib.ssl_protocols.study`), as in Table S.2's notebook: small models
 # pre-trained on the digits with different objectives at `tiny` and `mini`, the paper's 26 checkpoints
 # at `full` (settings: the file the `study_params` parameter names). Below, our zoo's top-5 accuracy
-# per model, dataset and protocol, and the findings computed from it, each stated beside the paper's
-# claim it tests. On the ten digit classes chance alone gives 50 % top-5 accuracy (on ImageNet's
+# per model, dataset and protocol (drawn: our in-domain block beside the paper's ImageNet block, one
+# colour scale, with `source` paper/ours in one CSV), and the findings computed from it, each stated
+# beside the paper's claim it tests. On the ten digit classes chance alone gives 50 % top-5 accuracy (on ImageNet's
 # thousand, 0.5 %), so our numbers are read against 50, not 0.
 
 # %%

@@ -3,10 +3,12 @@ their panels at the registry source (a fake folder tree and random-init ViTs in 
 the hub weights) and without data."""
 
 import copy
+import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
 import pytest
 import torch
 import yaml
@@ -85,8 +87,13 @@ def test_analysis_settings_are_checked_like_a_settings_file():
         analysis_settings("figure07", {"finetune_dataset": "a", "datasets": "a", "images": 3})
     with pytest.raises(ParamsError, match="images must be positive"):
         analysis_settings("figure10", {"images": 0, "exclude": []})
-    with pytest.raises(KeyError, match="no representation panel"):
+    with pytest.raises(KeyError, match=r"no representation panel for 'figure08'; expected one of \['figure07', 'figure10'"):
         analysis_settings("figure08", {})
+
+
+def test_representation_panels_are_a_table_not_name_branches():
+    source = (Path(__file__).parents[2] / "lib" / "imagenet_rib" / "representations.py").read_text()
+    assert not re.search(r"artefact (==|!=) |artefact (not )?in \(", source)
 
 
 def full_analysis(artefact: str) -> dict:
