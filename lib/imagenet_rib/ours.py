@@ -1,12 +1,11 @@
 """The paper's tables computed from our miniature benchmark, for the notebooks' "Our run" sections.
 
-`run_benchmark` runs (or reads back) a tier's benchmark; the other functions reshape its RI/mRI
-table (`benchmark.robustness_table`) into the paper's layouts: the RI matrix of Table 2, the mRI
-of Table 3 (mean ± standard error over seeds, as Table 15), backward transfer (Table 18), accuracy
-on the fine-tuning sets (Table 19) and average OOD accuracy before and after (Fig. 4 / Fig. 8).
-`our_panel` draws each artefact and judges the paper's claim about it: `(data, figure, Findings)`,
-each `Finding` judged by its interval over seeds (undefined for a single seed) or, for Table 30's
-per-dataset cells, by a seeded bootstrap over those cells.
+`run_benchmark` runs (or reads back) a tier's benchmark (its RI/mRI table: `benchmark.robustness_table`).
+`judged` judges the paper's claims about Tables 2, 3, 15, 18, 19 and 30 on it (their heatmaps beside
+the paper's are `pairs.paired_panel`); `our_panel` draws Fig. 4 / Fig. 8 (average OOD accuracy before
+and after) and judges their claims: `(data, figure, Findings)`. Each `Finding` is judged by its
+interval over seeds (undefined for a single seed) or, for Table 30's per-dataset cells, by a seeded
+bootstrap over those cells.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ import numpy as np
 import pandas as pd
 
 from ..findings import Finding, Findings, Interval, bootstrap_interval, mean_interval
-from ..plotting import heatmap
 from ..store import RunContext
 from .benchmark import PRETRAINED, Benchmark, BenchmarkSettings, mean_and_standard_error, robustness_table
 
@@ -34,13 +32,6 @@ def run_benchmark(benchmark_params: str, results_dir: str) -> tuple[BenchmarkSet
     bench = Benchmark(settings, Path(results_dir), context)
     acc = bench.run_accuracies()
     return settings, acc, robustness_table(acc, settings.suite, bench.reference, bench.finetune_datasets)
-
-
-def ri_matrix(table: pd.DataFrame, regime: str) -> pd.DataFrame:
-    """Methods × (RI per fine-tuning dataset, mRI) for one regime, averaged over seeds (Table 2's layout)."""
-    columns = [c for c in table.columns if c.startswith("RI ")] + ["mRI"]
-    part = table[table["regime"] == regime]
-    return part.groupby("method", sort=False)[columns].mean()
 
 
 def summary(table: pd.DataFrame, value: str) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -221,45 +212,6 @@ def _figure(regimes: list[str]):
     return plt.subplots(1, len(regimes), figsize=(5.2 * len(regimes), 4.2), squeeze=False)
 
 
-def ri_panel(settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame) -> Panel:
-    """Table 2: RI per fine-tuning set and mRI, per method and regime."""
-    regimes, seeds = _regimes(table), table["seed"].nunique()
-    fig, axes = _figure(regimes)
-    parts = {r: ri_matrix(table, r) for r in regimes}
-    for ax, (regime, matrix) in zip(axes[0], parts.items()):
-        heatmap(ax, matrix.rename(columns=lambda c: c.removeprefix("RI digits_")), center=0.0, cbar=True,
-                title=f"RI / mRI, {regime} ({seeds} seeds)")
-    fig.tight_layout()
-    return pd.concat(parts, names=["regime"]).reset_index(), fig, Findings(ri_findings(table))
-
-
-def summary_panel(settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame, value: str,
-                  judge: Callable[[pd.DataFrame], list[Finding]]) -> Panel:
-    """Tables 3, 15, 18, 19: `value` per method and regime, mean (and standard error) over seeds."""
-    import matplotlib.pyplot as plt
-
-    means, errors = summary(table, value)
-    fig, ax = plt.subplots(figsize=(4.0 + 1.6 * means.shape[1], 4.2))
-    heatmap(ax, means, center=None if value.startswith("accuracy") else 0.0, cbar=True,
-            title=f"{value} (mean of {table['seed'].nunique()} seeds)")
-    fig.tight_layout()
-    return means.join(errors, rsuffix=" standard error").reset_index(), fig, Findings(judge(table))
-
-
-def per_dataset_panel(settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame) -> Panel:
-    """Table 30: FT's accuracy on every suite set after fine-tuning on each, per regime."""
-    regimes = _regimes(table)
-    fig, axes = _figure(regimes)
-    part = acc[acc["method"] != PRETRAINED].groupby(["regime", "method", "finetune_dataset", "eval_dataset"])["accuracy"].mean()
-    ft = part.xs("FT", level="method")
-    for ax, regime in zip(axes[0], regimes):
-        matrix = ft.xs(regime, level="regime").unstack("eval_dataset")
-        heatmap(ax, matrix.rename(columns=lambda c: c.removeprefix("digits_"), index=lambda c: c.removeprefix("digits_")),
-                cbar=True, title=f"FT accuracy after fine-tuning, {regime}")
-    fig.tight_layout()
-    return part.reset_index(), fig, Findings(per_dataset_findings(acc, settings.suite))
-
-
 def ft_before_after_panel(settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame) -> Panel:
     """Fig. 4: average OOD accuracy of each regime's pretrained model (before) and after vanilla FT."""
     import matplotlib.pyplot as plt
@@ -292,17 +244,25 @@ def before_after_panel(settings: BenchmarkSettings, acc: pd.DataFrame, table: pd
     return frame.reset_index(), fig, Findings(findings)
 
 
-# Which panel draws each artefact, and with which fixed options.
+# Which panel draws each artefact of our own shape (the heatmaps of the paper's tables are `pairs.PAIRS`).
 PANELS: dict[str, tuple[Callable[..., Panel], dict[str, Any]]] = {
-    "table02": (ri_panel, {}),
-    "table03": (summary_panel, {"value": "mRI", "judge": mri_findings}),
-    "table15": (summary_panel, {"value": "mRI", "judge": mri_findings}),
-    "table18": (summary_panel, {"value": "backward transfer", "judge": backward_findings}),
-    "table19": (summary_panel, {"value": FT_SET, "judge": finetune_set_findings}),
-    "table30": (per_dataset_panel, {}),
     "figure04": (ft_before_after_panel, {}),
     "figure08": (before_after_panel, {}),
 }
+# The paper's claims about each table that `pairs.paired_panel` draws, judged on our run.
+JUDGES: dict[str, Callable[[BenchmarkSettings, pd.DataFrame, pd.DataFrame], list[Finding]]] = {
+    "table02": lambda settings, acc, table: ri_findings(table),
+    "table03": lambda settings, acc, table: mri_findings(table),
+    "table15": lambda settings, acc, table: mri_findings(table),
+    "table18": lambda settings, acc, table: backward_findings(table),
+    "table19": lambda settings, acc, table: finetune_set_findings(table),
+    "table30": lambda settings, acc, table: per_dataset_findings(acc, settings.suite),
+}
+
+
+def judged(artefact: str, settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame) -> Findings:
+    """The paper's claims about `artefact`, judged on our run."""
+    return Findings(JUDGES[artefact](settings, acc, table))
 
 
 def has_panel(artefact: str) -> bool:

@@ -66,15 +66,14 @@ display(Markdown(verdict_markdown("table03")))
 # suite and evaluated on all of them and on the clean digits; RI and mRI by Eq. 1, mean over the
 # tier's seeds. At `full` the same code runs the paper's models and datasets.
 #
-# The panel: our mRI per method (rows) and regime (columns), the mean over seeds; Table 3's layout
-# with our two regimes in place of the paper's models.
+# The figure: the paper's mRIs (left; columns its models) and ours (right; columns our two
+# pretraining regimes, mean over seeds) drawn by one function on one colour scale, methods in the
+# paper's order. The CSV holds both in one schema (`source` paper / ours, ours per seed).
 
 # %%
-from lib.imagenet_rib.ours import our_panel, run_benchmark
+from lib.imagenet_rib.pairs import paired_panel
 
-settings, our_accuracies, our_table = run_benchmark(benchmark_params, results_dir)
-our_data, our_fig, findings = our_panel("table03", settings, our_accuracies, our_table)
+our_data, our_fig, findings = paired_panel("table03", benchmark_params, results_dir)
 save_figure(our_fig, our_data, output_dir, "table03_ours")
 plt.show()
-print(f"{settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s).")
 print(findings)

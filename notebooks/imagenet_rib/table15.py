@@ -65,18 +65,15 @@ display(Markdown(verdict_markdown("table15")))
 # suite and evaluated on all of them and on the clean digits; RI and mRI by Eq. 1, mean over the
 # tier's seeds. At `full` the same code runs the paper's models and datasets.
 #
-# The panel: our mRI per method and regime, the mean over the benchmark's seeds, with the standard
-# error over seeds in the data file (`table15_ours.csv`). A standard error needs more than one seed:
-# the `tiny` and `full` benchmarks have one, `mini` two (the experiments file also declares a `seeds`
-# variant with more, which no panel draws yet), so with one seed the finding below has no standard
-# error.
+# The figure: the paper's mean mRI over 3 seeds (left) and ours (right; columns our two
+# regimes, mean over the tier's seeds) on one colour scale, methods in the paper's order. The CSV
+# holds ours per seed, from which the standard error over seeds follows; the `tiny` and `full`
+# benchmarks have one seed, `mini` two, so with one seed the finding below has no standard error.
 
 # %%
-from lib.imagenet_rib.ours import our_panel, run_benchmark
+from lib.imagenet_rib.pairs import paired_panel
 
-settings, our_accuracies, our_table = run_benchmark(benchmark_params, results_dir)
-our_data, our_fig, findings = our_panel("table15", settings, our_accuracies, our_table)
+our_data, our_fig, findings = paired_panel("table15", benchmark_params, results_dir)
 save_figure(our_fig, our_data, output_dir, "table15_ours")
 plt.show()
-print(f"{settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s).")
 print(findings)

@@ -65,16 +65,15 @@ display(Markdown(verdict_markdown("table18")))
 # suite and evaluated on all of them and on the clean digits; RI and mRI by Eq. 1, mean over the
 # tier's seeds. At `full` the same code runs the paper's models and datasets.
 #
-# The panel: our backward transfer per method and regime, the mean change of accuracy on the clean
-# digits (our pretraining domain, the analogue of ImageNet-1K) over the fine-tuning domains, mean over
-# seeds.
+# The figure: the paper's backward transfer (left; columns its models) and ours (right; the mean
+# change of accuracy on the clean digits, our pretraining domain and analogue of ImageNet-1K, over the
+# fine-tuning domains; columns our two regimes, mean over seeds), one colour scale, the paper's method
+# order.
 
 # %%
-from lib.imagenet_rib.ours import our_panel, run_benchmark
+from lib.imagenet_rib.pairs import paired_panel
 
-settings, our_accuracies, our_table = run_benchmark(benchmark_params, results_dir)
-our_data, our_fig, findings = our_panel("table18", settings, our_accuracies, our_table)
+our_data, our_fig, findings = paired_panel("table18", benchmark_params, results_dir)
 save_figure(our_fig, our_data, output_dir, "table18_ours")
 plt.show()
-print(f"{settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s).")
 print(findings)

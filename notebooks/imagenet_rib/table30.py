@@ -76,16 +76,15 @@ display(Markdown(verdict_markdown("table30")))
 # suite and evaluated on all of them and on the clean digits; RI and mRI by Eq. 1, mean over the
 # tier's seeds. At `full` the same code runs the paper's models and datasets.
 #
-# The panel: our accuracy on every domain after vanilla FT on each fine-tuning domain (rows), per
-# regime, mean over seeds: Table 30's FT block in our miniature. The finding gives each regime's
-# pretrained accuracy per domain, to read the panel's changes against.
+# The figure: Table 30 reduced to one number per method, the accuracy change from the pretrained
+# model (Table 17's accuracies) averaged over the (fine-tuning set, other OOD set) cells, which is the
+# mRI (left; the paper's one model), beside ours (right; columns our two regimes, mean over seeds), on
+# one colour scale in the paper's method order. The per-cell table is the paper's drawing above.
 
 # %%
-from lib.imagenet_rib.ours import our_panel, run_benchmark
+from lib.imagenet_rib.pairs import paired_panel
 
-settings, our_accuracies, our_table = run_benchmark(benchmark_params, results_dir)
-our_data, our_fig, findings = our_panel("table30", settings, our_accuracies, our_table)
+our_data, our_fig, findings = paired_panel("table30", benchmark_params, results_dir)
 save_figure(our_fig, our_data, output_dir, "table30_ours")
 plt.show()
-print(f"{settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s).")
 print(findings)
