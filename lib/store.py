@@ -4,7 +4,9 @@ Runs store per-item outputs (targets, predictions, logits), never only a summary
 be recomputed without a forward pass. Each file is written to a temporary name and renamed into
 place, so a killed run leaves no half-written result; re-running the same sweep skips every key
 that is already stored and completes the rest. Two processes asking for the same run at once
-compute it once (`lib.atomic.load_or_make`), on the pinned thread count (`lib.threads`).
+compute it once (`lib.atomic.load_or_make`), on the pinned thread count (`lib.threads`), and a run's
+result depends on the run alone, never on the order a process computed runs in (the global random
+state is seeded from the run's key).
 
 Layout under the results root:
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -83,7 +86,9 @@ class Store:
 
         def make() -> pd.DataFrame:
             started = time.perf_counter()
-            rows = self._with_provenance(compute(), key, config, context, time.perf_counter() - started)
+            with _random_state_of(key):
+                rows = compute()
+            rows = self._with_provenance(rows, key, config, context, time.perf_counter() - started)
             log.info("wrote %s: %d rows in %.1fs (%s)", key, len(rows), rows["duration_s"].iloc[0], _describe(config))
             return rows
 
@@ -140,6 +145,18 @@ class Store:
         if not files:
             return pd.DataFrame()
         return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+
+
+@contextmanager
+def _random_state_of(key: str) -> Iterator[None]:
+    """Torch's global random state seeded from the run's key while the run computes (and restored
+    after), so whatever a run draws without its own generator (e.g. LoRA's initialisation) depends
+    on the run alone, not on which runs the process computed before it."""
+    import torch
+
+    with torch.random.fork_rng():
+        torch.manual_seed(int(key, 16) % 2**63)
+        yield
 
 
 def _describe(config: dict[str, Any]) -> str:

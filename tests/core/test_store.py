@@ -134,3 +134,15 @@ def test_two_processes_share_a_sweep_and_each_reads_every_run_in_order(tmp_path)
     computed = [line.split() for line in log.read_text().splitlines()]
     assert sorted(int(seed) for _, seed in computed) == list(range(6)), "each run computed exactly once"
     assert len({pid for pid, _ in computed}) == 2, "both processes computed some of the runs"
+
+
+def test_a_run_does_not_depend_on_what_the_process_drew_before(tmp_path):
+    import torch
+
+    def compute():
+        return pd.DataFrame({"draw": torch.rand(3).tolist()})  # no generator of its own, like LoRA's init
+
+    first = Store(tmp_path / "a", "paper").run({"model": "m"}, compute)
+    torch.rand(100)  # the process draws something else in between
+    second = Store(tmp_path / "b", "paper").run({"model": "m"}, compute)
+    pd.testing.assert_frame_equal(first[["draw"]], second[["draw"]])
