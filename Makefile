@@ -28,11 +28,12 @@ test: setup
 	rm -rf build/tiny
 	$(PY) -m pytest tests --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -n auto --dist loadfile -p no:cacheprovider
 
-## Re-execute the tiny-tier notebooks into tests/notebooks/ (the references nbval compares with):
-## run after changing a notebook or anything that moves its tiny outputs.
+## Re-execute the tiny-tier notebooks into tests/notebooks/ (the references nbval compares with;
+## image payloads dropped, nbval does not compare them): run after changing a notebook or anything
+## that moves its tiny outputs.
 test-notebooks: setup
 	rm -rf build/tiny tests/notebooks
-	$(PY) -m lib run --tier tiny --executed-dir tests/notebooks
+	$(PY) -m lib run --tier tiny --executed-dir tests/notebooks --drop-images
 
 ## Re-pair every notebook's .ipynb from its .py source (run after editing a notebook).
 sync: setup

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import jupytext
+import nbformat
 import papermill
 
 from .manifest import Entry, select
@@ -91,6 +92,20 @@ def run(tier: str, paper: str | None = None, artefact: str | None = None, cell_t
                 future.cancel()
             raise
     return outputs
+
+
+def drop_image_data(path: Path) -> None:
+    """Empty the PNG payloads of an executed notebook, keeping each display output and its text.
+
+    For nbval's references (tests/notebooks/): nbval never compares images, and the payloads would
+    put megabytes into the repository's history at every re-execution; that an image was displayed
+    stays visible (the `image/png` key) and is tested."""
+    notebook = nbformat.read(path, as_version=4)
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            if "image/png" in output.get("data", {}):
+                output["data"]["image/png"] = ""
+    nbformat.write(notebook, path)
 
 
 def execute(entry: Entry, params: dict[str, Any], output: Path, cell_timeout: int) -> float:
