@@ -63,6 +63,15 @@ def difference_interval(a: Sequence[float], b: Sequence[float], unit: str = "mod
     return Interval(float(low), float(high), f"{level:.0%} Welch interval, {len(a)} vs {len(b)} {unit}")
 
 
+def defined_mean(values: Sequence[float] | np.ndarray, axis: int | None = None) -> float | np.ndarray:
+    """The mean of the finite values (NaN where there are none), without numpy's empty-slice
+    warning: a statistic undefined in a resample is counted by `bootstrap_interval`, not warned about."""
+    values = np.asarray(values, dtype=float)
+    finite = np.isfinite(values)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(finite, values, 0.0).sum(axis=axis) / finite.sum(axis=axis)
+
+
 def bootstrap_interval(data: Sequence, statistic: Callable[[np.ndarray], float], seed: int = 0,
                        resamples: int = 2000, level: float = LEVEL, unit: str = "models") -> Interval:
     """Percentile bootstrap interval of `statistic(rows)` over the rows of `data` (a row of several

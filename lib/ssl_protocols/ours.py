@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from ..data.shifts import make_domain
-from ..findings import Finding, Findings, Interval, bootstrap_interval, difference_interval, mean_interval
+from ..findings import Finding, Findings, Interval, bootstrap_interval, defined_mean, difference_interval, mean_interval
 from ..metrics.correlation import mean_correlation, spearman_confidence_interval, spearman_matrix
 from ..plotting import paper_and_ours_heatmaps
 from ..results import combine, tidy
@@ -204,7 +204,7 @@ def _probing_minus_finetuning(rows: np.ndarray, id_columns: list[str]) -> float:
     """Mean ρ of the ID probing protocols (kNN, LP) with the OOD columns minus that of ID FT."""
     rho = rank_correlations(rows)[:len(id_columns), len(id_columns):]
     probing = [id_columns.index(p) for p in ("kNN", "LP")]
-    return float(np.nanmean(rho[probing]) - np.nanmean(rho[id_columns.index("FT")]))
+    return float(defined_mean(rho[probing]) - defined_mean(rho[id_columns.index("FT")]))
 
 
 def in_domain_panel(settings: StudySettings, frame: pd.DataFrame, metric: str) -> Pair:
@@ -217,7 +217,7 @@ def in_domain_panel(settings: StudySettings, frame: pd.DataFrame, metric: str) -
     ft = list(scores.columns).index("FT")
 
     def ft_weakest(rows: np.ndarray) -> float:
-        means = np.nanmean(rank_correlations(rows), axis=1)
+        means = defined_mean(rank_correlations(rows), axis=1)
         return float(means[ft] - np.min(np.delete(means, ft)))
 
     findings = [
@@ -333,7 +333,7 @@ def id_ood_scatter_panel(settings: StudySettings, frame: pd.DataFrame, metric: s
         rho = rank_correlations(rows)
         probing = [rho[i, j] for i, j, p in pairs if p != "FT"]
         finetuning = [rho[i, j] for i, j, p in pairs if p == "FT"]
-        return float(np.nanmean(probing) - np.nanmean(finetuning))
+        return float(defined_mean(probing) - defined_mean(finetuning))
 
     rows = wide.to_numpy()
     findings = [Finding("mean ρ(ID, OOD) of kNN and LP − that of FT, over datasets", statistic(rows),

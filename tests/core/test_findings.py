@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from lib.findings import (Finding, Findings, Interval, bootstrap_interval, difference_interval, mean_interval, overall, report,
+from lib.findings import (Finding, Findings, Interval, defined_mean, bootstrap_interval, difference_interval, mean_interval, overall, report,
                           summary, table)
 
 
@@ -92,3 +92,10 @@ def test_findings_print_as_their_report_and_hold_only_findings():
     assert str(parts) == report(parts) and parts.verdict == "partly_supported"
     with pytest.raises(TypeError):
         Findings(["not a finding"])
+
+
+def test_defined_mean_skips_undefined_values_quietly(recwarn):
+    assert defined_mean([1.0, float("nan"), 3.0]) == 2.0
+    assert np.isnan(defined_mean([float("nan")]))
+    np.testing.assert_array_equal(defined_mean(np.array([[1.0, np.nan], [np.nan, np.nan]]), axis=1), [1.0, np.nan])
+    assert not recwarn.list

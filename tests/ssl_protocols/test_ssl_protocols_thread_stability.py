@@ -3,6 +3,11 @@
 Floating-point sums over a different number of threads differ in their last bits, and on the small
 tiers that can reorder close models; a finding whose verdict flipped with the thread count would be
 an artefact of the machine. The study is computed afresh in two processes at once, one per thread count.
+
+A decision (supported, partly supported, contradicted) must be the same under both; an abstention
+must stay an abstention, though it may move between its two kinds: at the tiny tier the models sit
+near chance, so whether a statistic is undefined (`not_checkable`: tied, constant scores) or merely
+too uncertain (`not_distinguishable`) can hinge on a last-bit tie.
 """
 
 import json
@@ -30,9 +35,16 @@ def _verdicts(process: subprocess.Popen) -> dict[str, list[str]]:
     return json.loads(out.strip().splitlines()[-1])
 
 
+ABSTENTIONS = {"not_distinguishable", "not_checkable"}
+
+
+def _decision(verdict: str) -> str:
+    return "abstention" if verdict in ABSTENTIONS else verdict
+
+
 def test_no_verdict_changes_with_the_thread_count(tmp_path):
     runs = [_start(1, str(tmp_path / "one")), _start(2, str(tmp_path / "two"))]
     one, two = (_verdicts(p) for p in runs)
     assert one.keys() == two.keys()
-    changed = {a: (one[a], two[a]) for a in one if one[a] != two[a]}
+    changed = {a: (one[a], two[a]) for a in one if list(map(_decision, one[a])) != list(map(_decision, two[a]))}
     assert not changed, f"verdicts that moved with the thread count (1 thread, 2 threads): {changed}"
