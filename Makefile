@@ -29,11 +29,11 @@ test: setup
 	$(PY) -m pytest tests --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -n auto --dist loadfile -p no:cacheprovider
 
 ## Re-execute the tiny-tier notebooks into tests/notebooks/ (the references nbval compares with;
-## image payloads dropped, nbval does not compare them): run after changing a notebook or anything
-## that moves its tiny outputs.
+## no image payloads or timings: lib.runner.make_reference): run after changing a notebook or
+## anything that moves its tiny outputs.
 test-notebooks: setup
 	rm -rf build/tiny tests/notebooks
-	$(PY) -m lib run --tier tiny --executed-dir tests/notebooks --drop-images
+	$(PY) -m lib run --tier tiny --executed-dir tests/notebooks --as-reference
 
 ## Re-pair every notebook's .ipynb from its .py source (run after editing a notebook).
 sync: setup

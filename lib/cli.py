@@ -60,11 +60,11 @@ def _check_data(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .runner import drop_image_data, run
+    from .runner import make_reference, run
 
     for path in run(args.tier, args.paper, args.artefact, args.cell_timeout, args.executed_dir, args.workers):
-        if args.drop_images:
-            drop_image_data(path)
+        if args.as_reference:
+            make_reference(path)
         print(f"executed {path}")
     return 0
 
@@ -133,8 +133,8 @@ def main(argv: list[str] | None = None) -> int:
             command.add_argument("--cell-timeout", type=int, default=3600, help="seconds per notebook cell")
             command.add_argument("--executed-dir", help="where executed notebooks go (default build/<tier>/notebooks)")
             command.add_argument("--workers", type=int, help="notebooks run at once (default: one per core)")
-            command.add_argument("--drop-images", action="store_true",
-                                 help="empty the PNG payloads of the executed notebooks (nbval's references)")
+            command.add_argument("--as-reference", action="store_true",
+                                 help="write the executed notebooks as nbval's references: no image payloads, no timings")
         command.set_defaults(func=func)
 
     args = parser.parse_args(argv)

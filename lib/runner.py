@@ -94,14 +94,18 @@ def run(tier: str, paper: str | None = None, artefact: str | None = None, cell_t
     return outputs
 
 
-def drop_image_data(path: Path) -> None:
-    """Empty the PNG payloads of an executed notebook, keeping each display output and its text.
-
-    For nbval's references (tests/notebooks/): nbval never compares images, and the payloads would
-    put megabytes into the repository's history at every re-execution; that an image was displayed
-    stays visible (the `image/png` key) and is tested."""
+def make_reference(path: Path) -> None:
+    """Turn an executed notebook into a reference for nbval (tests/notebooks/): empty the PNG
+    payloads (nbval never compares images, and they would put megabytes into the history at every
+    re-execution; the display outputs and their `image/png` key stay, and are tested), and drop what
+    changes at every execution without changing an output (timings, paths, random cell ids), so a
+    re-made reference differs only where an output did."""
     notebook = nbformat.read(path, as_version=4)
-    for cell in notebook.cells:
+    notebook.metadata.pop("papermill", None)
+    for index, cell in enumerate(notebook.cells):
+        cell["id"] = f"cell-{index}"
+        cell.metadata.pop("papermill", None)
+        cell.metadata.pop("execution", None)
         for output in cell.get("outputs", []):
             if "image/png" in output.get("data", {}):
                 output["data"]["image/png"] = ""
