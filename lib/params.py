@@ -131,6 +131,11 @@ def read_settings(path: str | Path, annotations: dict[str, str]) -> dict[str, An
     return validate(read_params_file(path), declared, path, declarer="the settings schema")
 
 
+def tier_of(params_file: str | Path) -> str:
+    """The tier of a params or settings file `params/<tier>/<paper>/<name>.yaml`."""
+    return resolve(params_file).parent.parent.name
+
+
 def tier_defaults(params_file: str | Path) -> dict[str, Any]:
     """The defaults beside a params file (`params/<tier>/<paper>/defaults.yaml`), empty if there are none."""
     path = resolve(params_file).parent / DEFAULTS_FILE

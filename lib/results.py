@@ -20,7 +20,6 @@ import pandas as pd
 COLUMNS = ("source", "paper", "artefact", "tier", "model", "method", "train_dataset", "eval_dataset",
            "metric", "seed", "value", "spread")
 SOURCES = ("paper", "ours")
-LABELS = ("model", "method", "train_dataset", "eval_dataset")
 
 
 def tidy(frame: pd.DataFrame, *, source: str, paper: str, artefact: str, tier: str, metric: str | None = None,
@@ -52,6 +51,15 @@ def combine(*frames: pd.DataFrame) -> pd.DataFrame:
     stacked = pd.concat(frames, ignore_index=True)
     order = {s: i for i, s in enumerate(SOURCES)}
     return stacked.sort_values("source", key=lambda s: s.map(order), kind="stable").reset_index(drop=True)
+
+
+def paper_and_ours(paper_rows: pd.DataFrame, our_rows: pd.DataFrame, *, paper: str, artefact: str, tier: str,
+                   metric: str) -> pd.DataFrame:
+    """One artefact's printed rows (tier `published`) and our run's rows (at `tier`), each already
+    named in the schema's columns, as one tidy frame, the paper's first."""
+    schema = {"paper": paper, "artefact": artefact, "metric": metric}
+    return combine(tidy(paper_rows, source="paper", tier="published", **schema),
+                   tidy(our_rows, source="ours", tier=tier, **schema))
 
 
 def matrix(frame: pd.DataFrame, index: str, columns: str, order: list[str] | None = None) -> pd.DataFrame:

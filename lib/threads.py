@@ -25,10 +25,11 @@ def run_threads() -> int:
     return int(value)
 
 
-def kernel_environment() -> dict[str, str]:
-    """Environment variables that start a worker process (a notebook kernel) on the pinned count."""
-    threads = str(run_threads())
-    return {THREADS_ENV: threads, **{name: threads for name in _LIBRARY_ENV}}
+def kernel_environment(threads: int | None = None) -> dict[str, str]:
+    """Environment variables that start a worker process (a notebook kernel) on `threads` threads
+    (default: the pinned count)."""
+    count = str(threads or run_threads())
+    return {THREADS_ENV: count, **{name: count for name in _LIBRARY_ENV}}
 
 
 @contextmanager

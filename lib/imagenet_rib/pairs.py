@@ -12,16 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 from textwrap import fill
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from ..paths import resolve
 from ..plotting import paper_and_ours_heatmaps
-from ..results import combine, tidy
+from .. import results
+from ..params import tier_of
 from .benchmark import BenchmarkSettings
 from .figures import short
 from .ours import FT_SET, Panel, judged, ood_cells, run_benchmark
@@ -138,11 +137,6 @@ def _label(name: str) -> str:
     return short(name.removeprefix("digits_"))
 
 
-def tier_of(params_file: str | Path) -> str:
-    """The tier of a params file `params/<tier>/<paper>/<name>.yaml`."""
-    return resolve(params_file).parent.parent.name
-
-
 def paper_and_ours(artefact: str, settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame,
                    tier: str) -> tuple[pd.DataFrame, Figure]:
     """The paper's rows and our run's (per seed) of `artefact` in one tidy frame, and their heatmaps
@@ -150,11 +144,9 @@ def paper_and_ours(artefact: str, settings: BenchmarkSettings, acc: pd.DataFrame
     if artefact not in PAIRS:
         raise KeyError(f"no paper-and-ours pair for {artefact!r}; pairs exist for {sorted(PAIRS)}")
     pair = PAIRS[artefact]
-    paper = tidy(pair.paper(), source="paper", paper=PAPER, artefact=artefact, tier="published", metric=pair.metric)
-    ours = tidy(pair.ours(settings, acc, table), source="ours", paper=PAPER, artefact=artefact, tier=tier,
-                metric=pair.metric)
-    frame = combine(paper, ours)
-    seeds = ours["seed"].nunique()
+    frame = results.paper_and_ours(pair.paper(), pair.ours(settings, acc, table), paper=PAPER, artefact=artefact,
+                                   tier=tier, metric=pair.metric)
+    seeds = frame.loc[frame["source"] == "ours", "seed"].nunique()
     ours_title = f"ours ({tier}, {seeds} seed{'s' * (seeds != 1)}): {pair.metric}"
     fig = paper_and_ours_heatmaps(frame, "method", pair.columns, center=pair.center, label=_label,
                                   titles=(fill(f"paper: {pair.metric}", TITLE_WIDTH),

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,8 @@ from ..data.shifts import make_domain
 from ..findings import Finding, Findings, Interval, bootstrap_interval, defined_mean, difference_interval, mean_interval
 from ..metrics.correlation import mean_correlation, spearman_confidence_interval, spearman_matrix
 from ..plotting import paper_and_ours_heatmaps
-from ..results import combine, tidy
+from ..params import tier_of
+from ..results import paper_and_ours
 from ..store import RunContext
 from .accuracies import PAPER, published_accuracies, score_table
 from .batch_norm import normalisation_gains
@@ -44,7 +44,7 @@ def run_study(study_params: str, results_dir: str, params_file: str = "") -> tup
     settings = StudySettings.load(study_params)
     context = RunContext(params_file=params_file or study_params, device=settings.device)
     frame = accuracies(Study(settings, Path(results_dir), context).run())
-    return settings, frame.assign(tier=Path(study_params).parent.parent.name)
+    return settings, frame.assign(tier=tier_of(study_params))
 
 
 def shift_groups(settings: StudySettings) -> dict[str, str]:
@@ -410,8 +410,7 @@ def our_panel(artefact: str, settings: StudySettings, frame: pd.DataFrame, metri
     build, options = PANELS[artefact]
     pair = build(settings, frame, **({"metric": metric} | options))
     tier = frame["tier"].iloc[0]
-    schema = partial(tidy, paper=PAPER, artefact=artefact, metric=pair.metric)
-    data = combine(schema(pair.paper, source="paper", tier="published"), schema(pair.ours, source="ours", tier=tier))
+    data = paper_and_ours(pair.paper, pair.ours, paper=PAPER, artefact=artefact, tier=tier, metric=pair.metric)
     titles = (f"paper: {pair.paper_title}", f"ours ({tier}, {frame['model'].nunique()} models): {pair.ours_title}")
     return data, pair.draw(data, titles=titles), pair.findings
 

@@ -117,3 +117,9 @@ def test_a_defaults_key_no_notebook_declares_is_named(notebook, tmp_path):
     with pytest.raises(ParamsError, match=r"defaults.yaml: unknown parameter\(s\) \['reslts_dir'\]"):
         check_defaults(tmp_path, [notebook])
     check_defaults(tmp_path / "nowhere", [notebook])  # no defaults file: nothing to check
+
+
+def test_tier_of_reads_the_folder():
+    from lib.params import tier_of
+
+    assert tier_of("params/mini/imagenet_rib/benchmark.yaml") == "mini"

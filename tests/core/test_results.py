@@ -48,3 +48,14 @@ def test_paper_and_ours_share_one_colour_scale_and_the_papers_row_order():
     limits = {tuple(np.round(a.collections[0].get_clim(), 6)) for a in (paper_ax, ours_ax)}
     assert limits == {(-7.0, 7.0)}  # symmetric around 0 over both sources (ours FT: mean of -8 and -6)
     plt.close(fig)
+
+
+def test_paper_and_ours_frame_sets_each_sources_tier_and_puts_the_paper_first():
+    from lib.results import paper_and_ours
+
+    printed = pd.DataFrame({"method": ["FT"], "model": ["A"], "value": [-5.0]})
+    run = pd.DataFrame({"method": ["FT", "FT"], "model": ["clean", "clean"], "seed": [0, 1], "value": [-1.0, -2.0]})
+    frame = paper_and_ours(printed, run, paper="p", artefact="table03", tier="mini", metric="mRI")
+    assert tuple(frame.columns) == COLUMNS
+    assert list(frame["source"]) == ["paper", "ours", "ours"] and list(frame["tier"]) == ["published", "mini", "mini"]
+    assert set(frame["metric"]) == {"mRI"} and set(frame["artefact"]) == {"table03"}

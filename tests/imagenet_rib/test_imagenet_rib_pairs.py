@@ -7,7 +7,8 @@ import pytest
 
 matplotlib.use("Agg")
 
-from lib.imagenet_rib.pairs import PAIRS, paper_and_ours, tier_of  # noqa: E402
+from lib.imagenet_rib.pairs import PAIRS, paper_and_ours  # noqa: E402
+from lib.params import tier_of  # noqa: E402
 from lib.imagenet_rib.tables import METHODS  # noqa: E402
 from lib.results import COLUMNS  # noqa: E402
 

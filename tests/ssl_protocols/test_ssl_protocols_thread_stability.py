@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 from lib.paths import REPO_ROOT
-from lib.threads import THREADS_ENV
+from lib.threads import kernel_environment
 
 SCRIPT = ("import json, sys, warnings; warnings.simplefilter('ignore');"
           "from lib.ssl_protocols.ours import verdicts;"
@@ -24,7 +24,7 @@ SCRIPT = ("import json, sys, warnings; warnings.simplefilter('ignore');"
 
 
 def _start(threads: int, results: str) -> subprocess.Popen:
-    env = os.environ | {THREADS_ENV: str(threads), "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
+    env = os.environ | kernel_environment(threads)
     return subprocess.Popen([sys.executable, "-c", SCRIPT, results], cwd=REPO_ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
