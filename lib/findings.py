@@ -45,12 +45,17 @@ class Interval:
         return bool(np.isfinite(self.low) and np.isfinite(self.high))
 
 
+def undefined_interval(reason: str) -> Interval:
+    """An interval the run leaves undefined (NaN bounds), with the reason; its verdict is not checkable."""
+    return Interval(float("nan"), float("nan"), f"undefined: {reason}")
+
+
 def mean_interval(values: Sequence[float], unit: str = "seeds", level: float = LEVEL) -> Interval:
     """Student-t interval of the mean of independent values (per seed, per model); undefined (NaN
     bounds, the reason said) for a single value, so that no verdict rests on one point."""
     values = np.asarray(values, dtype=float)
     if len(values) < 2:
-        return Interval(float("nan"), float("nan"), f"undefined: one of {unit}, no interval")
+        return undefined_interval(f"one of {unit}, no interval")
     mean = float(values.mean())
     half = stats.t.ppf(0.5 + level / 2, len(values) - 1) * values.std(ddof=1) / np.sqrt(len(values))
     return Interval(mean - half, mean + half, f"{level:.0%} t-interval over {len(values)} {unit}")
@@ -105,6 +110,12 @@ class Finding:
     direction: str = ">"
     threshold: float = 0.0
     paper: str = ""
+
+    @classmethod
+    def undefined(cls, quantity: str, reason: str, claim: str, direction: str = ">", threshold: float = 0.0,
+                  paper: str = "") -> "Finding":
+        """A claim our run cannot check, with the reason in place of an interval."""
+        return cls(quantity, float("nan"), undefined_interval(reason), claim, direction, threshold, paper)
 
     def __post_init__(self) -> None:
         if self.direction not in DIRECTIONS:

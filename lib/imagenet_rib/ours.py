@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ..findings import Finding, Findings, Interval, bootstrap_interval, mean_interval
+from ..findings import Finding, Findings, bootstrap_interval, mean_interval
 from ..store import RunContext
 from .benchmark import PRETRAINED, Benchmark, BenchmarkSettings, mean_and_standard_error, robustness_table
 
@@ -65,12 +65,6 @@ Panel = tuple[pd.DataFrame, "Figure", Findings]
 BEST = "MS:PRE-FT-EWC-LwF"
 ROBUST = ("EWC", "LwF", "WiSE-FT", BEST)  # Table 30's "continual learning methods and robust fine-tuning methods"
 FT_SET = "accuracy on the fine-tuning set"
-NAN = float("nan")
-
-
-def undefined(quantity: str, reason: str, claim: str, direction: str, threshold: float, paper: str) -> Finding:
-    """A claim our run cannot check, with the reason in place of an interval."""
-    return Finding(quantity, NAN, Interval(NAN, NAN, f"undefined: {reason}"), claim, direction, threshold, paper)
 
 
 def per_seed_finding(frame: pd.DataFrame, regime: str, methods: Sequence[str], statistic: Callable[[pd.DataFrame], float],
@@ -81,7 +75,7 @@ def per_seed_finding(frame: pd.DataFrame, regime: str, methods: Sequence[str], s
     part = frame[frame["regime"] == regime]
     missing = [m for m in methods if m not in set(part["method"])]
     if missing:
-        return undefined(quantity, f"our run has no {', '.join(missing)}", claim, direction, threshold, paper)
+        return Finding.undefined(quantity, f"our run has no {', '.join(missing)}", claim, direction, threshold, paper)
     values = [statistic(rows.set_index("method")) for _, rows in part.groupby("seed", sort=False)]
     return Finding(quantity, float(np.mean(values)), mean_interval(values, "seeds"), claim, direction, threshold, paper)
 
@@ -176,7 +170,7 @@ def per_dataset_findings(acc: pd.DataFrame, suite: list[str]) -> list[Finding]:
                            "on most OOD datasets (read: more than half of the cells)")
         findings.append(Finding(quantity, float(np.mean(robust > 0)), bootstrap_interval(
             robust, lambda rows: float(np.mean(rows > 0)), unit="cells"), claim, ">", 0.5,
-            "generally improve on most OOD datasets (IN-1K + AugReg ViT-B/16)") if len(robust) else undefined(
+            "generally improve on most OOD datasets (IN-1K + AugReg ViT-B/16)") if len(robust) else Finding.undefined(
             quantity, f"our run has none of {', '.join(ROBUST)}", claim, ">", 0.5, "generally improve"))
         pairs = part.pivot_table(index=["finetune_dataset", "eval_dataset"], columns="method", values="change")
         quantity, claim = (f"{r}: mean |change| of Linear Probing − that of FT over the OOD cells (points)",
@@ -186,7 +180,7 @@ def per_dataset_findings(acc: pd.DataFrame, suite: list[str]) -> list[Finding]:
             findings.append(Finding(quantity, float(np.mean(rows[:, 0] - rows[:, 1])), bootstrap_interval(
                 rows, lambda x: float(np.mean(x[:, 0] - x[:, 1])), unit="cells"), claim, "<", 0.0, "less magnitude"))
         else:
-            findings.append(undefined(quantity, "our run lacks FT or Linear Probing", claim, "<", 0.0, "less magnitude"))
+            findings.append(Finding.undefined(quantity, "our run lacks FT or Linear Probing", claim, "<", 0.0, "less magnitude"))
     return findings
 
 

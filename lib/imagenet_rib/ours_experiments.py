@@ -28,7 +28,7 @@ from ..metrics.robustness import effective_robustness_improvement
 from .benchmark import CLIP_REGIME, PRETRAINED, Benchmark, per_value, robustness_table
 from .experiments import load_experiments, run_experiment
 from ..plotting import heatmap
-from .ours import FT_SET, Panel, ood_average_before_after, per_seed_finding, summary, undefined
+from .ours import FT_SET, Panel, ood_average_before_after, per_seed_finding, summary
 
 EXPERIMENT_PANELS = {
     "table06": "imagenet_val",
@@ -271,7 +271,7 @@ def eri_findings(split: pd.DataFrame, main: pd.DataFrame, methods: list[str], re
     claim = "every method's mean eRI is negative (read: the highest is below 0)"
     return [per_seed_finding(split, r, methods, lambda rows: float(rows["mean eRI"].max()),
                              f"{r}: highest mean eRI over the methods", claim, "<", 0.0, "all mean eRIs negative (Table 11)")
-            for r in regimes] + [undefined("LAION-2B FT's mean eRI − the lowest of the others",
+            for r in regimes] + [Finding.undefined("LAION-2B FT's mean eRI − the lowest of the others",
                                            "our miniature has no LAION-2B regime", "LAION-2B with FT is the worst",
                                            "<", 0.0, "LAION-2B FT the worst (App. F)")]
 
@@ -306,7 +306,7 @@ def weight_decay_panel(run: ExperimentRun):
                                  f"{r}: FT's mRI at the largest weight decay − at the smallest",
                                  "a larger weight decay lowers FT's mRI (read from Table 14's LAION-2B row)", "<", 0.0,
                                  "-38.1 at 0 to -59.3 at 0.1 (LAION-2B)") for r in run.regimes]
-    findings.append(undefined("LAION-2B FT's mRI − that of smaller-data models, at each weight decay",
+    findings.append(Finding.undefined("LAION-2B FT's mRI − that of smaller-data models, at each weight decay",
                               "our miniature has no LAION-2B regime", "LAION-2B's FT mRI stays far below that of models "
                               "pretrained on smaller data at every weight decay", "<", 0.0, "Table 14 vs Table 3"))
     return means.reset_index().melt(id_vars=run.swept, var_name="regime", value_name="mRI"), fig, Findings(findings)
@@ -379,7 +379,7 @@ def learning_rate_panel(run: ExperimentRun):
                                  f"{r}: FT's mRI after the last epoch at the smallest learning rate − at the largest",
                                  "a smaller learning rate attenuates forgetting", ">", 0.0, "LAION-2B (Fig. 13)")
                 for r in run.regimes]
-    findings.append(undefined("LAION-2B FT's mRI at a small learning rate − IN-21K + AugReg's",
+    findings.append(Finding.undefined("LAION-2B FT's mRI at a small learning rate − IN-21K + AugReg's",
                               "our miniature has no LAION-2B or IN-21K regime",
                               "LAION-2B's mRI stays far below IN-21K + AugReg's even at a small learning rate",
                               "<", 0.0, "IN-21K + AugReg -5.5 (App. I.1)"))

@@ -29,7 +29,7 @@ import torch
 from scipy import stats
 from torch import nn
 
-from ..findings import Finding, Findings, Interval, bootstrap_interval
+from ..findings import Finding, Findings, bootstrap_interval
 from ..metrics.cka import FIGURE9_COMPONENTS, layerwise_cka, record_block_features
 from ..metrics.dataset_distance import ot_dataset_distance
 from ..params import Parameter, ParamsError, validate
@@ -185,13 +185,12 @@ def cka_findings(data: pd.DataFrame, key: str) -> list[Finding]:
     quantity = "FT's mean CKA − the lowest mean CKA of the other methods"
     cells = data.pivot_table(index=["dataset", "block", "component"], columns=key, values="cka", sort=False)
     if key == "regime":
-        return [Finding("mean CKA after FT, large-data (LAION-2B, OpenAI) minus ImageNet pretraining", float("nan"),
-                        Interval(float("nan"), float("nan"), "undefined: our miniature has no LAION-2B or OpenAI regime"),
-                        "FT changes the representations of models pretrained on large data more", "<", 0.0,
-                        "lower CKA for LAION-2B and OpenAI (Fig. 7)")]
+        return [Finding.undefined("mean CKA after FT, large-data (LAION-2B, OpenAI) minus ImageNet pretraining",
+                                  "our miniature has no LAION-2B or OpenAI regime",
+                                  "FT changes the representations of models pretrained on large data more", "<", 0.0,
+                                  "lower CKA for LAION-2B and OpenAI (Fig. 7)")]
     if "FT" not in cells.columns or cells.shape[1] < 2:
-        return [Finding(quantity, float("nan"), Interval(float("nan"), float("nan"), "undefined: needs FT and another method"),
-                        claim, "<", 0.0, "Fig. 14")]
+        return [Finding.undefined(quantity, "needs FT and another method", claim, "<", 0.0, "Fig. 14")]
     columns = ["FT"] + [c for c in cells.columns if c != "FT"]
 
     def gap(rows: np.ndarray) -> float:

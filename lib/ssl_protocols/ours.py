@@ -19,7 +19,8 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from ..data.shifts import make_domain
-from ..findings import Finding, Findings, Interval, bootstrap_interval, defined_mean, difference_interval, mean_interval
+from ..findings import (Finding, Findings, Interval, bootstrap_interval, defined_mean, difference_interval, mean_interval,
+                        undefined_interval)
 from ..metrics.correlation import mean_correlation, spearman_confidence_interval, spearman_matrix
 from ..plotting import paper_and_ours_heatmaps
 from ..params import tier_of
@@ -307,8 +308,8 @@ def lp_vs_ft_panel(settings: StudySettings, frame: pd.DataFrame, metric: str) ->
     if vit.sum() >= 2 and (~vit).sum() >= 2:
         estimate, interval = gap[vit].mean() - gap[~vit].mean(), difference_interval(gap[vit], gap[~vit])
     else:
-        estimate, interval = float("nan"), Interval(float("nan"), float("nan"), (
-            f"undefined: needs two models of each kind, the zoo has {vit.sum()} ViT and {(~vit).sum()} other"))
+        estimate, interval = float("nan"), undefined_interval(
+            f"needs two models of each kind, the zoo has {vit.sum()} ViT and {(~vit).sum()} other")
     findings = [Finding("mean FT − LP gap, ViT minus other backbones (points)", estimate, interval,
                         "ViT backbones have a larger fine-tuning gain over linear probing than other backbones",
                         ">", 0.0, "every ViT above the regression line")]

@@ -99,3 +99,8 @@ def test_defined_mean_skips_undefined_values_quietly(recwarn):
     assert np.isnan(defined_mean([float("nan")]))
     np.testing.assert_array_equal(defined_mean(np.array([[1.0, np.nan], [np.nan, np.nan]]), axis=1), [1.0, np.nan])
     assert not recwarn.list
+
+
+def test_an_undefined_finding_keeps_its_reason_and_is_not_checkable():
+    finding = Finding.undefined("LAION-2B FT − others", "our run has no LAION-2B regime", "LAION-2B is worst", "<")
+    assert finding.verdict == "not_checkable" and finding.interval.method == "undefined: our run has no LAION-2B regime"
