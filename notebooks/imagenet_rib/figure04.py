@@ -79,9 +79,10 @@ display(Markdown(verdict_markdown("figure04", extra=("table03", "table17"))))
 # suite and evaluated on all of them and on the clean digits; RI and mRI by Eq. 1, mean over the
 # tier's seeds. At `full` the same code runs the paper's models and datasets.
 #
-# The panel: per regime, the average OOD accuracy before (blue) and after (red) fine-tuning, each
-# method on its own bar pair; Fig. 4's pair is FT. The finding averages the change over all methods,
-# not FT alone; FT's pair is read off the panel.
+# The panel: per regime, the average OOD accuracy before (blue) and after (red) vanilla fine-tuning
+# (FT alone, as in Fig. 4; Figure 8's notebook shows every method). The finding is FT's change per
+# regime, with its interval over the benchmark's seeds. Our columns are our pretraining regimes, not
+# the paper's models, and the two bar charts are drawn separately, not yet by one function.
 
 # %%
 from lib.imagenet_rib.ours import our_panel, run_benchmark
