@@ -25,8 +25,16 @@ Quantifiers are read the same way everywhere:
   then needs every group, like `parts`: all supported -> supported, all contradicted -> contradicted,
   any part not checkable -> not_checkable, else partly_supported.
 
-`python -m lib claims --paper P` prints the ledger; `--out` and the paper's `claims` notebook write it
-as CSV with columns `paper,claim_id,section,claim,artefacts,verdict,evidence,reading`.
+The same claims are judged on a run of ours (`OurRun`, which a paper's claims module builds with
+`our_run(params)`): on its estimate (the mean over seeds, or the statistic on every model) and on each
+replicate (each seed, or each bootstrap resample of the models). The verdict stands when at least
+`AGREEMENT` of the replicates reach it too; otherwise it is `not_distinguishable`. A claim resting on
+rows or columns our run does not have (the paper's own models, datasets or tables) is `not_checkable`
+there, and so is a claim judged by a bespoke assessor (those read the paper's tables).
+
+`python -m lib claims --paper P --tier T` prints the ledger with both verdicts; `--out` and the paper's
+`claims` notebook write it as CSV with columns `paper,claim_id,section,claim,artefacts,verdict,evidence,
+reading,ours_verdict,ours_evidence`.
 """
 
 from __future__ import annotations
@@ -48,10 +56,12 @@ import yaml
 from . import PAPERS
 from .paths import PUBLISHED_DIR
 
-COLUMNS = ["paper", "claim_id", "section", "claim", "artefacts", "verdict", "evidence", "reading"]
+COLUMNS = ["paper", "claim_id", "section", "claim", "artefacts", "verdict", "evidence", "reading", "ours_verdict",
+           "ours_evidence"]
 VERDICTS = ("supported", "partly_supported", "contradicted", "not_checkable", "not_distinguishable")
 QUANTIFIERS = ("all", "majority", "any", "none", "at_least")
 CLEARLY = 0.25  # a claim holding in at most this share of its cases is contradicted
+AGREEMENT = 0.95  # share of our run's replicates that must reach the estimate's verdict
 HELD_SHOWN = 12  # how many held cases the evidence lists by name
 EXCEPTIONS_SHOWN = 30  # and how many exceptions (the counts are always complete)
 OPS: dict[str, Callable[[Any, Any], bool]] = {
@@ -242,7 +252,7 @@ def _needed(quantifier: str, n: int, count: int | None) -> int:
 def judge(cases: Frame, quantifier: str, count: int | None = None) -> Verdict:
     """The verdict of a quantifier over per-case outcomes, with the counts and every exception named."""
     if cases.empty:
-        return unverifiable("no case of the selection is printed")
+        return unverifiable("none of the rows the claim selects is in these numbers")
     held = cases["holds"] if quantifier != "none" else ~cases["holds"]
     k, n = int(held.sum()), len(cases)
     if k >= _needed(quantifier, n, count):
@@ -475,28 +485,107 @@ def claims_for(paper: str, artefact: str) -> list[Claim]:
     return [c for c in load_claims(paper) if artefact in c.artefacts]
 
 
-def ledger(claims: list[Claim] | tuple[Claim, ...], tables: Tables | None = None) -> pd.DataFrame:
-    """Assess every claim (on `tables`, default the paper's numbers); one row per claim in column order."""
+@dataclass(frozen=True)
+class OurRun:
+    """A run of ours as the tables a claims file names: the estimate and its replicates.
+
+    `estimate` and each of `replicates` map a table name to a frame in the paper's schema (raising
+    `KeyError` for a table our run does not have); `replicates` are seeds or bootstrap resamples, as
+    `kind` says; `tier` names the run's tier."""
+
+    estimate: Tables
+    replicates: tuple[Tables, ...]
+    kind: str
+    tier: str
+
+
+NO_RUN = "no run of ours is judged against this paper's claims yet"
+
+
+def tables_of(frames: Mapping[str, pd.DataFrame]) -> Tables:
+    """Tables by name from a dict of frames (a fresh copy each time); `KeyError` for a name not in it."""
+    def table(name: str) -> pd.DataFrame:
+        if name not in frames:
+            raise KeyError(f"table {name!r}")
+        return frames[name].copy()
+
+    return table
+
+
+def seed_run(frames: Mapping[str, pd.DataFrame], tier: str) -> OurRun:
+    """An `OurRun` from per-seed frames (a `seed` column, a `value` column, every other column a label):
+    the estimate is the mean over seeds, each seed a replicate."""
+    seeds = sorted({s for f in frames.values() for s in f["seed"]})
+    def mean(frame: pd.DataFrame) -> pd.DataFrame:
+        labels = [c for c in frame.columns if c not in ("seed", "value")]
+        return frame.groupby(labels, sort=False, dropna=False)["value"].mean().reset_index()
+
+    estimate = tables_of({name: mean(f) for name, f in frames.items()})
+    replicates = tuple(tables_of({name: f[f["seed"] == s].drop(columns="seed") for name, f in frames.items()})
+                       for s in seeds)
+    return OurRun(estimate, replicates, "seeds", tier)
+
+
+def assess_ours(claim: Claim, run: OurRun | None) -> Verdict:
+    """The claim judged on our run: the estimate's verdict if `AGREEMENT` of the replicates reach it,
+    `not_distinguishable` if they do not, `not_checkable` where our run lacks what the claim needs."""
+    if run is None:
+        return unverifiable(NO_RUN)
+    if claim.reason:
+        return unverifiable(claim.reason)
+    if claim.bespoke is not None:
+        return unverifiable("judged by a bespoke assessor of the paper's tables, not applied to our run")
+    try:
+        estimate = claim.assess(run.estimate)
+    except KeyError as missing:
+        return unverifiable(f"our run has no {missing} (the claim names the paper's own tables, models or datasets)")
+    if estimate.verdict == "not_checkable":
+        return unverifiable(f"{run.tier}: {estimate.evidence}")
+    if len(run.replicates) < 2:
+        return Verdict("not_distinguishable", f"{run.tier}, {len(run.replicates)} {run.kind}: no interval to judge "
+                                              f"the estimate's {estimate.verdict} by. Estimate: {estimate.evidence}")
+    verdicts = pd.Series([claim.assess(t).verdict for t in run.replicates])
+    agree, n = int((verdicts == estimate.verdict).sum()), len(verdicts)
+    spread = ", ".join(f"{v} {k}" for v, k in verdicts.value_counts().items())
+    text = f"{run.tier}, {n} {run.kind}: {spread}. Estimate: {estimate.evidence}"
+    if agree >= AGREEMENT * n:
+        return Verdict(estimate.verdict, text)
+    return Verdict("not_distinguishable", f"the estimate is {estimate.verdict} but only {agree} of {n} {run.kind} "
+                                          f"agree (needs {AGREEMENT:.0%}); {text}")
+
+
+def ledger(claims: list[Claim] | tuple[Claim, ...], tables: Tables | None = None,
+           ours: OurRun | None = None) -> pd.DataFrame:
+    """Assess every claim on `tables` (default the paper's numbers) and on our run `ours`; one row per claim."""
     rows = []
     for c in claims:
-        v = c.assess(tables)
-        rows.append([c.paper, c.claim_id, c.section, c.claim, " ".join(c.artefacts), v.verdict, v.evidence, c.reading])
+        v, o = c.assess(tables), assess_ours(c, ours)
+        rows.append([c.paper, c.claim_id, c.section, c.claim, " ".join(c.artefacts), v.verdict, v.evidence, c.reading,
+                     o.verdict, o.evidence])
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def paper_ledger(paper: str) -> pd.DataFrame:
-    """The ledger of one paper, from its claims file."""
-    return ledger(load_claims(paper))
+def paper_ledger(paper: str, ours: OurRun | None = None) -> pd.DataFrame:
+    """The ledger of one paper, from its claims file, judged on its numbers and on `ours`."""
+    return ledger(load_claims(paper), ours=ours)
 
 
-def verdict_counts(frame: pd.DataFrame) -> str:
+def our_run(paper: str, params: Mapping[str, Any]) -> OurRun | None:
+    """Our run of `paper` as its claims module builds it from a tier's parameters (`results_dir` and
+    the paper's settings files, as in `params/<tier>/<paper>/defaults.yaml`); None where it has none."""
+    build = getattr(_module(paper), "our_run", None)
+    return build(params) if build is not None else None
+
+
+def verdict_counts(frame: pd.DataFrame, column: str = "verdict") -> str:
     """'supported 30, partly_supported 5, …' in the order of VERDICTS (verdicts with no claim left out)."""
-    counts = frame["verdict"].value_counts()
+    counts = frame[column].value_counts()
     return ", ".join(f"{v} {int(counts[v])}" for v in VERDICTS if v in counts)
 
 
 def format_ledger(frame: pd.DataFrame, width: int = 100) -> str:
-    """A ledger frame as readable text: one wrapped block per claim (verdict, id, section, claim, evidence)."""
+    """A ledger frame as readable text: one wrapped block per claim (verdict, id, section, claim, evidence,
+    reading, and the verdict on our run with its evidence where there is a run)."""
     def wrap(label: str, text: str) -> str:
         return textwrap.fill(text, width, initial_indent=f"  {label}", subsequent_indent="    ")
 
@@ -505,6 +594,8 @@ def format_ledger(frame: pd.DataFrame, width: int = 100) -> str:
         lines = [f"[{r.verdict}] {r.claim_id} ({r.section})", wrap("claim: ", r.claim), wrap("evidence: ", r.evidence)]
         if isinstance(r.reading, str) and r.reading:
             lines.append(wrap("reading: ", r.reading))
+        if r.ours_evidence != NO_RUN:
+            lines.append(wrap(f"ours [{r.ours_verdict}]: ", r.ours_evidence))
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
@@ -514,21 +605,27 @@ VERDICT_COLOURS = {"supported": "tab:green", "partly_supported": "tab:olive", "c
 
 
 def draw_ledger(frame: pd.DataFrame) -> Any:
-    """The ledger as a figure: one bar per claim in reading order, coloured by verdict."""
+    """The ledger as a figure: one row per claim in reading order, its verdict on the paper's numbers
+    (left) and on our run (right), coloured by verdict."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(9, 0.2 * len(frame) + 1))
+    fig, ax = plt.subplots(figsize=(9, 0.2 * len(frame) + 1.2))
     y = np.arange(len(frame))[::-1]
-    ax.barh(y, 1, color=[VERDICT_COLOURS[v] for v in frame["verdict"]])
+    for x, column in ((0.0, "verdict"), (0.5, "ours_verdict")):
+        ax.barh(y, 0.5, left=x, color=[VERDICT_COLOURS[v] for v in frame[column]], edgecolor="white")
     for yi, r in zip(y, frame.itertuples()):
         ax.text(0.01, yi, f"{r.claim_id}  ({r.section})", va="center", fontsize=6, color="white")
     ax.set_yticks([])
-    ax.set_xticks([])
+    ax.set_xticks([0.25, 0.75], ["on the paper's numbers", "on our run"])
+    ax.xaxis.tick_top()
     ax.set_xlim(0, 1)
-    shown = [k for k in VERDICT_COLOURS if k in set(frame["verdict"])]
-    ax.set_title(f"{frame['paper'].iloc[0]} claims: {verdict_counts(frame)}", fontsize=9)
+    ax.set_ylim(-0.6, len(frame) - 0.4)
+    ax.grid(False)
+    shown = [k for k in VERDICT_COLOURS if k in set(frame["verdict"]) | set(frame["ours_verdict"])]
+    ax.set_title(f"{frame['paper'].iloc[0]} claims. Paper: {verdict_counts(frame)}.\n"
+                 f"Ours: {verdict_counts(frame, 'ours_verdict')}.", fontsize=8)
     ax.legend([plt.Rectangle((0, 0), 1, 1, color=VERDICT_COLOURS[k]) for k in shown], shown, fontsize=7,
-              loc="lower right")
+              loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=len(shown), frameon=False)
     fig.tight_layout()
     return fig
 

@@ -29,17 +29,22 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _claims(args: argparse.Namespace) -> int:
-    from .claims import ClaimsFileError, format_ledger, paper_ledger, verdict_counts
+    from .claims import ClaimsFileError, format_ledger, our_run, paper_ledger, verdict_counts
+    from .params import read_params_file
+    from .paths import PARAMS_DIR
 
     try:
-        frame = paper_ledger(args.paper)
+        defaults = PARAMS_DIR / args.tier / args.paper / "defaults.yaml"
+        ours = our_run(args.paper, read_params_file(defaults) if defaults.is_file() else {})
+        frame = paper_ledger(args.paper, ours)
     except ClaimsFileError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         frame.to_csv(args.out, index=False)
-    print(f"{args.paper}: {len(frame)} claims: {verdict_counts(frame)}\n")
+    print(f"{args.paper}: {len(frame)} claims.\n  on the paper's numbers: {verdict_counts(frame)}\n"
+          f"  on our run ({args.tier} tier): {verdict_counts(frame, 'ours_verdict')}\n")
     print(format_ledger(frame))
     return 0
 
@@ -104,9 +109,12 @@ def main(argv: list[str] | None = None) -> int:
     audit.add_argument("--out", help="also write the rows to this CSV file")
     audit.set_defaults(func=_audit)
 
-    claims = sub.add_parser("claims", help="assess each claim of a paper against its printed numbers")
+    claims = sub.add_parser("claims", help="judge each claim of a paper on its printed numbers and on our run")
     claims.add_argument("--paper", required=True, choices=PAPERS)
     claims.add_argument("--out", help="also write the ledger to this CSV file")
+    claims.add_argument("--tier", choices=TIERS, default="mini",
+                        help="the tier of our run judged beside the paper (read back from its results store, "
+                             "or computed there if absent; default mini)")
     claims.set_defaults(func=_claims)
 
     data = sub.add_parser("check-data", help="list registered datasets: present, missing or malformed")

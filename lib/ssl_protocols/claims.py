@@ -26,13 +26,14 @@ Readings used throughout (each evidence repeats the numbers it used):
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .. import published
-from ..claims import Claim, Tables, Verdict, holds, load_claims, unverifiable
+from ..claims import Claim, OurRun, Tables, Verdict, holds, load_claims, unverifiable
 from ..claims import claims_for as _claims_for
 from ..claims import format_ledger  # noqa: F401  (re-exported: the figure notebooks import it from here)
 from ..metrics.correlation import spearman_confidence_interval
@@ -43,6 +44,10 @@ from .figure02 import in_domain_matrix, quoted_comparison
 from .scatter import GENERATIVE_METHODS, NAMED_GENERATIVE, backbone_switches, lp_vs_ft, near_ties, panel_statistics, scatter_points
 from .seed_study import seed_runs
 from .shift_groups import (
+    IN_DOMAIN,
+    Columns,
+    correlate,
+    score_columns,
     AGGREGATES,
     COMPLETE_OOD_DATASETS,
     PAPER_MODEL_COUNT,
@@ -82,16 +87,25 @@ def _group_matrix(how: OodReading, group: str, metric: str = "top1") -> pd.DataF
     return _ood_matrix(how, shift_groups()[group].printed, metric)
 
 
-def _ood_rho(how: OodReading) -> pd.DataFrame:
-    """Spearman ρ of ID vs OOD protocols per group under one averaging reading, with each ID protocol's mean."""
+def ood_rho(columns: Columns, how: OodReading, groups: dict[str, tuple[str, ...]],
+            in_domain: str = IN_DOMAIN) -> pd.DataFrame:
+    """Spearman ρ of ID vs OOD protocols (scores: `shift_groups.score_columns`) per group of OOD
+    datasets under one averaging reading, with each ID protocol's mean over the OOD protocols
+    (`ood_protocol` "mean")."""
     frames = []
-    groups = {"all": COMPLETE_OOD_DATASETS, **{g: shift_groups()[g].printed for g in CATEGORICAL_GROUPS}}
     for group, datasets in groups.items():
-        matrix = _ood_matrix(how, tuple(datasets))
-        long = matrix.rename_axis(index="ood_protocol", columns="id_protocol").stack().rename("value").reset_index()
-        means = matrix.attrs["row_means"].rename("value").reset_index().assign(ood_protocol="mean")
-        frames.append(pd.concat([long, means], ignore_index=True).assign(group=group))
+        long = correlate(columns, datasets, dict(how.id_columns), dict(how.ood_columns), how.aggregate, in_domain)
+        wide = as_matrix(long).rename_axis(index="ood_protocol", columns="id_protocol")
+        means = row_means(long).rename("value").reset_index().assign(ood_protocol="mean")
+        frames.append(pd.concat([wide.stack().rename("value").reset_index(), means], ignore_index=True).assign(group=group))
     return pd.concat(frames, ignore_index=True)
+
+
+def _ood_rho(how: OodReading) -> pd.DataFrame:
+    """`ood_rho` on the paper's numbers: group `all` (the printed OOD datasets with all 26 models) and
+    the printed members of Fig. 3's categorical groups."""
+    groups = {"all": COMPLETE_OOD_DATASETS, **{g: tuple(shift_groups()[g].printed) for g in CATEGORICAL_GROUPS}}
+    return ood_rho(score_columns(_accuracies()), how, groups)
 
 
 TABLE_SOURCES: dict[str, Callable[[], pd.DataFrame]] = {
@@ -112,6 +126,49 @@ def table(name: str) -> pd.DataFrame:
     if name not in TABLE_SOURCES:
         raise KeyError(f"unknown ssl_protocols table {name!r}; expected one of {TABLE_NAMES}")
     return _table(name).copy()
+
+
+OUR_RESAMPLES = 100  # bootstrap resamples of our zoo's models, the replicates of our run's claims
+
+
+def _our_tables(columns: Columns, groups: dict[str, tuple[str, ...]], in_domain: str) -> Tables:
+    """The `ood_rho_*` tables of a run of ours (computed when first asked for); `KeyError` for the rest."""
+    readings = {f"ood_rho_{how.aggregate}": how for how in MAIN_TEXT_READINGS}
+
+    @functools.cache
+    def build(name: str) -> pd.DataFrame:
+        return ood_rho(columns, readings[name], groups, in_domain)
+
+    def our_table(name: str) -> pd.DataFrame:
+        if name not in readings:
+            raise KeyError(f"table {name!r}")
+        return build(name).copy()
+
+    return our_table
+
+
+def our_run(params: Mapping[str, Any]) -> OurRun:
+    """The tier's study (`study_params`, `results_dir`; run or read back) as the claims file's
+    ID-vs-OOD correlation tables: group `all` (every out-of-domain dataset) and each of our shift
+    groups (style, granularity, categorical: not the paper's Coarse/Fine/Category, so claims naming
+    those select nothing of ours). The study has one seed; the replicates are bootstrap resamples of
+    its models, the unit the correlations are taken over."""
+    from ..params import tier_of
+    from .ours import run_study
+    from .ours import shift_groups as our_shift_groups
+
+    settings, frame = run_study(params["study_params"], params["results_dir"])
+    top1 = frame[frame["metric"] == "top1"]
+    in_domain, by_dataset = settings.dataset_labels()[0], our_shift_groups(settings)
+    groups = {"all": tuple(by_dataset), **{g: tuple(d for d, h in by_dataset.items() if h == g)
+                                           for g in dict.fromkeys(by_dataset.values())}}
+    columns = score_columns(top1)
+    n_models = top1["model"].nunique()
+    rng = np.random.default_rng(0)
+    resamples = [rng.integers(0, n_models, n_models) for _ in range(OUR_RESAMPLES)]
+    replicates = tuple(_our_tables({k: v[rows] for k, v in columns.items()}, groups, in_domain) for rows in resamples)
+    kind = f"bootstrap resamples of the {n_models} models (seed 0)"
+    return OurRun(_our_tables(columns, groups, in_domain), replicates, kind, tier_of(params["study_params"]))
 
 
 def _short(how: OodReading) -> str:

@@ -132,16 +132,47 @@ def wide_scores(accuracies: pd.DataFrame) -> pd.DataFrame:
     return wide.loc[order]
 
 
-def group_average(scores: pd.DataFrame) -> pd.Series:
-    """Each model's mean over the columns (datasets) of `scores`; NaN where any dataset is missing."""
-    return scores.mean(axis=1, skipna=False)
+Columns = dict[tuple[str, str], np.ndarray]  # (dataset, protocol) -> one score per model
 
 
-def _spearman(x: pd.Series, y: pd.Series) -> tuple[float, int]:
-    both = pd.concat([x, y], axis=1).dropna()
-    if len(both) < 3:
-        return math.nan, len(both)
-    return float(both.iloc[:, 0].corr(both.iloc[:, 1], method="spearman")), len(both)
+def score_columns(accuracies: pd.DataFrame) -> Columns:
+    """`wide_scores` as plain arrays, the form `correlate` works on (fast enough to bootstrap)."""
+    wide = wide_scores(accuracies)
+    return {column: wide[column].to_numpy(float) for column in wide.columns}
+
+
+def _spearman(x: np.ndarray, y: np.ndarray) -> tuple[float, int]:
+    """Spearman ρ over the models scored on both (NaN below three, or where either is constant)."""
+    keep = ~(np.isnan(x) | np.isnan(y))
+    n = int(keep.sum())
+    if n < 3:
+        return math.nan, n
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return float(np.corrcoef(stats.rankdata(x[keep]), stats.rankdata(y[keep]))[0, 1]), n
+
+
+def correlate(columns: Columns, datasets: tuple[str, ...] | list[str], id_columns: dict[str, str],
+              ood_columns: dict[str, str], aggregate: str = "mean_accuracy", in_domain: str = IN_DOMAIN) -> pd.DataFrame:
+    """`id_vs_ood` on score arrays (`score_columns`); a model missing any dataset of a group's
+    average (a NaN score) is dropped from that correlation."""
+    if aggregate not in AGGREGATES:
+        raise ValueError(f"aggregate must be one of {AGGREGATES}, got {aggregate!r}")
+    rows = []
+    for ood_label, ood_col in ood_columns.items():
+        present = [d for d in datasets if (d, ood_col) in columns]
+        for id_label, id_col in id_columns.items():
+            id_scores = columns[(in_domain, id_col)]
+            if not present:
+                rho, n = math.nan, 0
+            elif aggregate == "mean_accuracy":
+                rho, n = _spearman(id_scores, np.mean([columns[(d, ood_col)] for d in present], axis=0))
+            else:
+                per_dataset = [_spearman(id_scores, columns[(d, ood_col)]) for d in present]
+                rho = float(np.mean([r for r, _ in per_dataset]))
+                n = min(k for _, k in per_dataset)
+            rows.append({"ood_protocol": ood_label, "id_protocol": id_label, "rho": rho,
+                         "n_models": n, "datasets": " ".join(present)})
+    return pd.DataFrame(rows)
 
 
 def id_vs_ood(
@@ -150,31 +181,14 @@ def id_vs_ood(
     id_columns: dict[str, str],
     ood_columns: dict[str, str],
     aggregate: str = "mean_accuracy",
+    in_domain: str = IN_DOMAIN,
 ) -> pd.DataFrame:
-    """Spearman ρ of each ID protocol with each OOD protocol averaged over `datasets`.
+    """Spearman ρ of each ID protocol (on dataset `in_domain`) with each OOD protocol averaged over `datasets`.
 
     Rows `ood_protocol, id_protocol, rho, n_models, datasets`; `n_models` is the number of models
     the correlation uses (for `mean_correlation`, the smallest over the datasets).
     """
-    if aggregate not in AGGREGATES:
-        raise ValueError(f"aggregate must be one of {AGGREGATES}, got {aggregate!r}")
-    wide = wide_scores(accuracies)
-    rows = []
-    for ood_label, ood_col in ood_columns.items():
-        present = [d for d in datasets if (d, ood_col) in wide.columns]
-        for id_label, id_col in id_columns.items():
-            in_domain = wide[(IN_DOMAIN, id_col)]
-            if not present:
-                rho, n = math.nan, 0
-            elif aggregate == "mean_accuracy":
-                rho, n = _spearman(in_domain, group_average(wide[[(d, ood_col) for d in present]]))
-            else:
-                per_dataset = [_spearman(in_domain, wide[(d, ood_col)]) for d in present]
-                rho = float(np.mean([r for r, _ in per_dataset]))
-                n = min(k for _, k in per_dataset)
-            rows.append({"ood_protocol": ood_label, "id_protocol": id_label, "rho": rho,
-                         "n_models": n, "datasets": " ".join(present)})
-    return pd.DataFrame(rows)
+    return correlate(score_columns(accuracies), datasets, id_columns, ood_columns, aggregate, in_domain)
 
 
 def as_matrix(long: pd.DataFrame, value: str = "rho") -> pd.DataFrame:

@@ -12,6 +12,7 @@ from lib.claims import (
     Claim,
     ClaimsFileError,
     Verdict,
+    assess_ours,
     bound,
     compare,
     correlation,
@@ -22,6 +23,7 @@ from lib.claims import (
     paper_ledger,
     parse_claims,
     rank,
+    seed_run,
     similar,
 )
 
@@ -176,3 +178,67 @@ def test_format_ledger_wraps_lines():
 def test_unknown_paper_is_rejected():
     with pytest.raises(ValueError, match="unknown paper"):
         paper_ledger("no_such_paper")
+
+
+# --- the same claims judged on a run of ours: estimate (mean over seeds) and each seed --------------
+def _seeds(*per_seed: dict[str, float]) -> pd.DataFrame:
+    """Per-seed mRI of LP and FT for models a and b: one dict {model/method: value} per seed."""
+    rows = [(key.split("/")[0], key.split("/")[1], seed, value)
+            for seed, values in enumerate(per_seed) for key, value in values.items()]
+    return pd.DataFrame(rows, columns=["model", "method", "seed", "value"])
+
+
+def test_ours_stands_when_every_seed_agrees():
+    (claim,) = _parse()
+    run = seed_run({"t": _seeds({"a/LP": 2, "a/FT": 1, "b/LP": 3, "b/FT": 0},
+                                {"a/LP": 4, "a/FT": 0, "b/LP": 2, "b/FT": 1})}, "mini")
+    verdict = assess_ours(claim, run)
+    assert verdict.verdict == "supported" and "mini, 2 seeds: supported 2" in verdict.evidence
+
+
+def test_ours_not_distinguishable_when_a_seed_disagrees():
+    (claim,) = _parse()  # the mean says LP > FT for both models; seed 1 reverses model a
+    run = seed_run({"t": _seeds({"a/LP": 5, "a/FT": 0, "b/LP": 3, "b/FT": 0},
+                                {"a/LP": 1, "a/FT": 2, "b/LP": 2, "b/FT": 1})}, "mini")
+    verdict = assess_ours(claim, run)
+    assert verdict.verdict == "not_distinguishable"
+    assert "the estimate is supported but only 1 of 2 seeds agree" in verdict.evidence
+
+
+def test_ours_not_checkable_without_the_rows_or_tables_the_claim_needs():
+    (claim,) = _parse(where={"pretraining": "LAION-2B"})
+    run = seed_run({"t": _seeds({"a/LP": 2, "a/FT": 1})}, "tiny")
+    assert assess_ours(claim, run).verdict == "not_checkable"
+    assert "our run has no 'pretraining'" in assess_ours(claim, run).evidence
+    assert assess_ours(claim, seed_run({"u": _seeds({"a/LP": 2})}, "tiny")).verdict == "not_checkable"
+    (other,) = _parse(where={"model": "z"})
+    assert "none of the rows" in assess_ours(other, run).evidence
+    assert assess_ours(claim, None).verdict == "not_checkable"
+
+
+def test_ours_with_one_seed_has_no_interval():
+    (claim,) = _parse()
+    verdict = assess_ours(claim, seed_run({"t": _seeds({"a/LP": 2, "a/FT": 1})}, "tiny"))
+    assert verdict.verdict == "not_distinguishable" and "no interval" in verdict.evidence
+
+
+def test_claims_command_prints_both_verdicts(monkeypatch, capsys):
+    from lib import claims as claims_module
+    from lib.cli import main
+
+    (claim,) = _parse()
+    run = seed_run({"t": _seeds({"a/LP": 2, "a/FT": 1}, {"a/LP": 3, "a/FT": 1})}, "mini")
+    monkeypatch.setattr(claims_module, "load_claims", lambda paper: (claim,))
+    monkeypatch.setattr(claims_module, "our_run", lambda paper, params: run)
+    monkeypatch.setattr(claims_module, "paper_tables", lambda paper: TABLES.__getitem__)
+    assert main(["claims", "--paper", "imagenet_rib", "--tier", "mini"]) == 0
+    out = capsys.readouterr().out
+    assert "on the paper's numbers: partly_supported 1" in out and "on our run (mini tier): supported 1" in out
+
+
+def test_ledger_has_both_verdicts():
+    (claim,) = _parse()
+    run = seed_run({"t": _seeds({"a/LP": 2, "a/FT": 1}, {"a/LP": 3, "a/FT": 1})}, "mini")
+    frame = ledger([claim], TABLES.__getitem__, run)
+    assert frame.loc[0, "verdict"] == "partly_supported" and frame.loc[0, "ours_verdict"] == "supported"
+    assert "ours [supported]: mini, 2 seeds" in format_ledger(frame)

@@ -15,7 +15,7 @@ from lib.ssl_protocols.inaturalist import seed_points
 from lib.ssl_protocols.scatter import family, linear_fit, lp_vs_ft, near_ties, panel_statistics, scatter_points
 from lib.ssl_protocols.shift_groups import (
     correlation_difference,
-    group_average,
+    correlate,
     id_vs_ood,
     row_means,
     shift_groups,
@@ -75,10 +75,11 @@ def test_figure05_on_the_published_numbers():
 # --- ID-vs-OOD correlations and groups (Fig. 2 right, 3, S.2, S.3) --------------------------
 
 
-def test_group_average_propagates_missing_datasets():
-    scores = pd.DataFrame({"d1": [1.0, 2.0, np.nan], "d2": [3.0, 4.0, 5.0]}, index=["a", "b", "c"])
-    averaged = group_average(scores)
-    assert averaged["a"] == 2.0 and averaged["b"] == 3.0 and math.isnan(averaged["c"])
+def test_a_model_missing_a_dataset_leaves_the_group_average():
+    columns = {("Imagenet", "kNN"): np.array([1.0, 2.0, 3.0, 4.0]),
+               ("d1", "kNN"): np.array([1.0, 2.0, np.nan, 3.0]), ("d2", "kNN"): np.array([3.0, 4.0, 9.0, 5.0])}
+    rows = correlate(columns, ["d1", "d2"], {"kNN": "kNN"}, {"kNN": "kNN"})
+    assert rows["n_models"].item() == 3 and rows["rho"].item() == pytest.approx(1.0)
 
 
 def test_id_vs_ood_under_both_averaging_readings():
