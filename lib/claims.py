@@ -55,10 +55,10 @@ import yaml
 
 from . import PAPERS
 from .paths import PUBLISHED_DIR
+from .verdicts import VERDICTS
 
 COLUMNS = ["paper", "claim_id", "section", "claim", "artefacts", "verdict", "evidence", "reading", "ours_verdict",
            "ours_evidence"]
-VERDICTS = ("supported", "partly_supported", "contradicted", "not_checkable", "not_distinguishable")
 QUANTIFIERS = ("all", "majority", "any", "none", "at_least")
 CLEARLY = 0.25  # a claim holding in at most this share of its cases is contradicted
 AGREEMENT = 0.95  # share of our run's replicates that must reach the estimate's verdict

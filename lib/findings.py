@@ -23,8 +23,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .verdicts import VERDICTS
+
 DIRECTIONS = (">", "<")
-VERDICTS = ("supported", "partly_supported", "contradicted", "not_distinguishable", "not_checkable")
 LEVEL = 0.95
 
 

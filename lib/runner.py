@@ -7,13 +7,17 @@
 Every selected params file is validated against its notebook's `parameters` cell before any
 notebook starts. Notebooks run in parallel worker processes (one per core by default), each kernel
 on the pinned thread count of `lib.threads`, with the repository root as working directory; runs
-that several notebooks share are computed once (`lib.atomic.load_or_make`). Executed notebooks land
+that several notebooks share are computed once (`lib.atomic.load_or_make`). Before the notebooks,
+every worker process runs each selected paper's `precompute` (the runs its notebooks will read), the
+workers sharing out the runs through the store, so that no core idles while one notebook computes a
+long experiment alone; the notebooks then read their runs back. Executed notebooks land
 in `build/<tier>/notebooks/<paper>/<artefact>.ipynb` (or under `executed_dir`); figures go where
 each params file's `output_dir` says.
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
 import multiprocessing
 import os
@@ -28,7 +32,7 @@ import nbformat
 import papermill
 
 from .manifest import Entry, select
-from .params import check_defaults, load_for_notebook
+from .params import check_defaults, load_for_notebook, read_params_file
 from .paths import PARAMS_DIR, REPO_ROOT, resolve
 from .threads import kernel_environment, run_threads
 
@@ -76,10 +80,11 @@ def run(tier: str, paper: str | None = None, artefact: str | None = None, cell_t
     outputs = [job[2] for job in jobs]
     order = interleaved(entries)
     jobs.sort(key=lambda job: order.index(job[0]))
+    context = multiprocessing.get_context("spawn")
+    precompute_all(tier, entries, workers or default_workers(), context)
     workers = min(workers or default_workers(), len(jobs))
     log.info("running %d notebook(s) at tier %s on %d worker(s), %d thread(s) each", len(jobs), tier, workers, run_threads())
     started = time.perf_counter()
-    context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
         futures = [pool.submit(execute, *job) for job in jobs]
         try:
@@ -92,6 +97,32 @@ def run(tier: str, paper: str | None = None, artefact: str | None = None, cell_t
                 future.cancel()
             raise
     return outputs
+
+
+def _precompute(tier: str, plan: dict[str, list[str]]) -> int:
+    """In a worker process on the pinned thread count: each paper's `precompute` over its artefacts."""
+    os.environ.update(kernel_environment())
+    from .threads import pinned
+
+    with pinned():
+        return sum(importlib.import_module(f"lib.{paper}").precompute(
+            read_params_file(PARAMS_DIR / tier / paper / "defaults.yaml"), artefacts) for paper, artefacts in plan.items())
+
+
+def precompute_all(tier: str, entries: list[Entry], workers: int, context: Any) -> None:
+    """Compute, in `workers` processes sharing the work, the runs the notebooks of `entries` will read:
+    each paper whose package has a `precompute(params, artefacts)` (papers in round-robin order)."""
+    plan: dict[str, list[str]] = {}
+    for entry in interleaved(entries):
+        if hasattr(importlib.import_module(f"lib.{entry.paper}"), "precompute"):
+            plan.setdefault(entry.paper, []).append(entry.artefact)
+    if not plan:
+        return
+    log.info("computing the runs of %s on %d worker(s) before the notebooks", ", ".join(plan), workers)
+    started = time.perf_counter()
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        computed = sum(pool.map(_precompute, [tier] * workers, [plan] * workers))
+    log.info("computed %d run(s) in %.0f s", computed, time.perf_counter() - started)
 
 
 def make_reference(path: Path) -> None:

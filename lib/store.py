@@ -106,11 +106,19 @@ class Store:
         running the same sweep share its runs instead of queueing behind one another); then each
         run is read back in order, waiting for those another process is still computing.
         """
-        for config, compute in jobs:
-            if not self.has(config):
-                self.run(config, compute, context, wait=False)
+        self.compute_missing(jobs, context)
         for config, compute in jobs:
             yield self.run(config, compute, context)
+
+    def compute_missing(self, jobs: Sequence[tuple[dict[str, Any], Callable[[], pd.DataFrame]]],
+                        context: RunContext = RunContext()) -> int:
+        """Compute every missing run of `jobs` that no other process is computing (none is read back);
+        return how many this process computed."""
+        computed = 0
+        for config, compute in jobs:
+            if not self.has(config):
+                computed += self.run(config, compute, context, wait=False) is not None
+        return computed
 
     @staticmethod
     def _with_provenance(

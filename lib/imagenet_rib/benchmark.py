@@ -363,6 +363,15 @@ class Benchmark:
 
     def _runs(self) -> Iterator[pd.DataFrame]:
         """The per-item rows of each run in turn, computed (and stored) or read back from the store."""
+        yield from self.store.run_all(self.jobs(), self.context)
+
+    def precompute(self) -> int:
+        """Compute the runs no other process is computing, read nothing back; how many were computed here."""
+        return self.store.compute_missing(self.jobs(), self.context)
+
+    def jobs(self) -> list[tuple[dict, Callable[[], pd.DataFrame]]]:
+        """`(config, compute)` of every run: per regime and seed the pretrained model, then each method
+        on each fine-tuning set (post-hoc methods last: they read the trained ones' weights)."""
         methods = [m for m in self.s.methods if m in TRAINED] + [m for m in self.s.methods if m in POST_HOC]
         plan = {
             (regime, seed): [self._run_config(regime, seed, PRETRAINED, "")]
@@ -377,7 +386,7 @@ class Benchmark:
         for (regime, seed), configs in plan.items():
             model = functools.cache(functools.partial(self.pretrained, regime, seed))  # loaded once, only if needed
             jobs += [(config, functools.partial(self._compute, config, model)) for config in configs]
-        yield from self.store.run_all(jobs, self.context)
+        return jobs
 
     def _run_config(self, regime: str, seed: int, method: str, name: str) -> dict:
         """What determines a run's predictions (its store key; also the key of its cached weights)."""

@@ -18,13 +18,15 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from collections.abc import Collection, Mapping
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
 
 from ..findings import Finding, Findings
 from ..metrics.robustness import effective_robustness_improvement
+from ..store import RunContext
 from .benchmark import CLIP_REGIME, PRETRAINED, Benchmark, per_value, robustness_table
 from .experiments import load_experiments, run_experiment
 from ..plotting import heatmap
@@ -123,6 +125,21 @@ def load_run(experiments_params: str, name: str, results_dir: str | Path) -> Exp
     bench = Benchmark(settings, results_dir)
     return ExperimentRun(acc, list(settings.suite), bench.reference, bench.finetune_datasets, experiment.swept,
                          dict(settings.method_settings))
+
+
+def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
+    """Compute the runs of the tier's benchmark (`main`, which the paired tables and the claims read)
+    and of every experiment the notebooks of `artefacts` draw (`experiments_params`, `results_dir`);
+    how many were computed by this process."""
+    path = params["experiments_params"]
+    base, experiments = load_experiments(path)
+    names = ["main", *(n for a in artefacts if a in EXPERIMENT_PANELS for n in (EXPERIMENT_PANELS[a], *ALSO_READS.get(a, ())))]
+    computed = 0
+    for name in dict.fromkeys(names):
+        for _, settings in experiments[name].variants(base, str(path)):
+            context = RunContext(params_file=str(path), device=settings.device)
+            computed += Benchmark(settings, params["results_dir"], context).precompute()
+    return computed
 
 
 def our_experiment_panel(artefact: str, experiments_params: str, results_dir: str | Path) -> Panel:

@@ -8,7 +8,18 @@ Fig. 4), `survey` (Table S.1), `seed_study` (S.7), `inaturalist` (what is printe
 `tables` (renderings of S.1–S.8), `audit` and `claims` (the claims ledger).
 """
 
+from collections.abc import Collection, Mapping
+from typing import Any
+
 from .audit import audits
 from .claims import claims
 
-__all__ = ["audits", "claims"]
+__all__ = ["audits", "claims", "precompute"]
+
+
+def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
+    """Compute the study's runs when a notebook of `artefacts` reads them, sharing the work with other
+    processes doing the same; how many were computed here."""
+    from .ours import precompute as compute
+
+    return compute(params, artefacts)

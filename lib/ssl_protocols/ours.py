@@ -7,7 +7,7 @@ same analyses take the study's own in-domain dataset and each mini domain's shif
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +46,16 @@ def run_study(study_params: str, results_dir: str, params_file: str = "") -> tup
     context = RunContext(params_file=params_file or study_params, device=settings.device)
     frame = accuracies(Study(settings, Path(results_dir), context).run())
     return settings, frame.assign(tier=tier_of(study_params))
+
+
+def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
+    """Compute the study's runs (`study_params`, `results_dir`) if a notebook of `artefacts` reads them
+    (the paired panels and the claims); how many were computed by this process."""
+    if not set(artefacts) & {*PANELS, "claims"}:
+        return 0
+    settings = StudySettings.load(params["study_params"])
+    context = RunContext(params_file=params["study_params"], device=settings.device)
+    return Study(settings, Path(params["results_dir"]), context).precompute()
 
 
 def shift_groups(settings: StudySettings) -> dict[str, str]:

@@ -21,7 +21,7 @@ import functools
 import logging
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
@@ -263,13 +263,20 @@ class Study:
 
     def run(self) -> pd.DataFrame:
         """Every (model, dataset, protocol) run, computed or read back; per-item ranked predictions."""
+        return pd.concat(list(self.store.run_all(self.jobs(), self.context)), ignore_index=True)
+
+    def precompute(self) -> int:
+        """Compute the runs no other process is computing, read nothing back; how many were computed here."""
+        return self.store.compute_missing(self.jobs(), self.context)
+
+    def jobs(self) -> list[tuple[dict[str, Any], Callable[[], pd.DataFrame]]]:
+        """`(config, compute)` of every (model, dataset, protocol) run; missing inputs stop here."""
         self.check_inputs()
         entries = [self.settings.in_domain, *self.settings.out_of_domain]
-        jobs = [(self.run_config(index, label, protocol), functools.partial(self._evaluate, index, entry, label, protocol))
+        return [(self.run_config(index, label, protocol), functools.partial(self._evaluate, index, entry, label, protocol))
                 for index in range(len(self.model_names()))
                 for position, (entry, label) in enumerate(zip(entries, self.dataset_names()))
                 for protocol in self.protocols(position == 0)]
-        return pd.concat(list(self.store.run_all(jobs, self.context)), ignore_index=True)
 
     def run_config(self, index: int, label: str, protocol: str) -> dict[str, Any]:
         """What determines one run's result, and nothing else (its store key is a hash of this)."""

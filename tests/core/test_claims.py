@@ -40,7 +40,7 @@ MRI = _frame([
 
 
 def test_verdicts_and_unknown_verdict():
-    assert VERDICTS == ("supported", "partly_supported", "contradicted", "not_checkable", "not_distinguishable")
+    assert VERDICTS == ("supported", "partly_supported", "contradicted", "not_distinguishable", "not_checkable")
     with pytest.raises(ValueError, match="verdict must be one of"):
         Verdict("plausible", "")
 

@@ -146,3 +146,16 @@ def test_a_run_does_not_depend_on_what_the_process_drew_before(tmp_path):
     torch.rand(100)  # the process draws something else in between
     second = Store(tmp_path / "b", "paper").run({"model": "m"}, compute)
     pd.testing.assert_frame_equal(first[["draw"]], second[["draw"]])
+
+
+def test_compute_missing_computes_only_what_is_absent_and_reads_nothing_back(tmp_path):
+    store = Store(tmp_path, "paper")
+    calls = []
+
+    def job(seed):
+        return {"model": "m", "seed": seed}, lambda: calls.append(seed) or pd.DataFrame({"item": [seed]})
+
+    store.run(*job(0))
+    assert store.compute_missing([job(0), job(1), job(2)]) == 2
+    assert calls == [0, 1, 2] and all(store.has({"model": "m", "seed": s}) for s in range(3))
+    assert store.compute_missing([job(1)]) == 0
