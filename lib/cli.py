@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import textwrap
 from pathlib import Path
 
 import pandas as pd
@@ -16,15 +17,17 @@ def _audit(args: argparse.Namespace) -> int:
     from .audit import audit_paper
 
     frame = audit_paper(args.paper)
-    if frame.empty:
-        print(f"no audit rows for {args.paper} yet (its manifest rows are still todo)", file=sys.stderr)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         frame.to_csv(args.out, index=False)
-    with pd.option_context("display.max_rows", None, "display.width", 200, "display.max_colwidth", 70):
-        print(frame.drop(columns=["note"]).to_string(index=False))
-    counts = frame["status"].value_counts().to_dict()
-    print(f"\n{len(frame)} rows: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    counts = frame["status"].value_counts()
+    print(f"{args.paper}: {len(frame)} audit rows: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    shown = frame[frame["status"] == "mismatch"]
+    for row in shown.itertuples():
+        print(textwrap.fill(f"mismatch {row.artefact}: {row.quantity}: printed {row.printed}, recomputed "
+                            f"{row.recomputed:.4g} (delta {row.delta:+.3g}, tolerance {row.tolerance:.3g}). {row.note}",
+                            width=100, subsequent_indent="    "))
+    print(f"full table: {args.out}" if args.out else "write every row (with its note) with --out FILE.csv")
     return 0
 
 
@@ -148,11 +151,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     from .data.registry import DatasetMissingError
+    from .manifest import SelectionError
     from .models.registry import WeightsMissingError
     from .params import ParamsError
 
     try:
         return args.func(args)
-    except (ParamsError, DatasetMissingError, WeightsMissingError) as error:
+    except (ParamsError, DatasetMissingError, WeightsMissingError, SelectionError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

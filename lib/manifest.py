@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from difflib import get_close_matches
 from pathlib import Path
 
 import pandas as pd
@@ -57,16 +59,34 @@ def read(path: Path = MANIFEST) -> list[Entry]:
     return entries
 
 
+class SelectionError(ValueError):
+    """A paper, artefact or tier the manifest cannot run (one line: what was asked and what exists)."""
+
+
 def select(tier: str, paper: str | None = None, artefact: str | None = None) -> list[Entry]:
     """The runnable rows (published, reproduced, ours_only) with params for `tier`, optionally one paper or artefact."""
     if tier not in TIERS:
-        raise ValueError(f"unknown tier {tier!r}; expected one of {list(TIERS)}")
-    chosen = [
-        e for e in read()
-        if e.status in RUNNABLE and tier in e.tiers
-        and (paper is None or e.paper == paper)
-        and (artefact is None or e.artefact == artefact)
-    ]
+        raise SelectionError(f"unknown tier {tier!r}; expected one of {list(TIERS)}")
+    rows = [e for e in read() if paper is None or e.paper == paper]
+    runnable = [e for e in rows if e.status in RUNNABLE and tier in e.tiers]
+    if artefact is None:
+        if not runnable:
+            raise SelectionError(f"{paper} has no runnable notebook at tier {tier} yet")
+        return runnable
+    named = [e for e in rows if e.artefact == artefact]
+    if not named:
+        names = sorted({e.artefact for e in runnable})
+        padded = re.sub(r"(?<=[a-z])(\d)$", r"0\1", artefact)  # table4 -> table04
+        near = [padded] if padded in names else get_close_matches(artefact, names, n=1)
+        hint = f"did you mean {near[0]!r}? " if near else ""
+        raise SelectionError(f"unknown artefact {artefact!r}{f' of {paper}' if paper else ''}; {hint}"
+                             f"runnable at tier {tier}: {', '.join(names)}")
+    if len({e.paper for e in named}) > 1:
+        raise SelectionError(f"artefact {artefact!r} exists in {' and '.join(e.paper for e in named)}: "
+                             f"give --paper to choose one")
+    chosen = [e for e in named if e in runnable]
     if not chosen:
-        raise ValueError(f"no runnable manifest row for tier={tier} paper={paper} artefact={artefact}")
+        entry = named[0]
+        raise SelectionError(f"{entry.paper}/{artefact} is not runnable at tier {tier}: its status is "
+                             f"{entry.status!r}{'' if entry.status in RUNNABLE else ' (no notebook yet)'}")
     return chosen

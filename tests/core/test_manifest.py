@@ -58,3 +58,24 @@ def test_every_notebook_is_in_the_manifest():
     listed = {e.notebook for e in ENTRIES if e.notebook}
     for source in NOTEBOOK_SOURCES:
         assert str(source.relative_to(REPO_ROOT)) in listed, source
+
+
+@pytest.mark.parametrize("paper, artefact, message", [
+    ("imagenet_rib", "table4", "unknown artefact 'table4' of imagenet_rib; did you mean 'table04'?"),
+    ("imagenet_rib", "tabel03", "did you mean 'table03'?"),
+    (None, "figure02", "artefact 'figure02' exists in imagenet_rib and"),
+    ("imagenet_rib", "table25", "imagenet_rib/table25 is not runnable at tier mini: its status is 'absent'"),
+])
+def test_selection_errors_name_the_fix(paper, artefact, message):
+    from lib.manifest import SelectionError, select
+
+    with pytest.raises(SelectionError) as error:
+        select("mini", paper, artefact)
+    assert message in str(error.value) and "\n" not in str(error.value)
+
+
+def test_selection_error_is_one_line_on_the_command_line(capsys):
+    from lib.cli import main
+
+    assert main(["check-params", "--tier", "tiny", "--artefact", "figure02"]) == 2
+    assert capsys.readouterr().err.startswith("error: artefact 'figure02' exists in")

@@ -43,7 +43,7 @@ def test_audit_cli_writes_the_contract_csv(tmp_path, capsys):
     assert main(["audit", "--paper", "ssl_protocols", "--out", str(out)]) == 0
     written = pd.read_csv(out)
     assert list(written.columns) == COLUMNS and len(written) >= 6
-    assert f"{len(written)} rows: " in capsys.readouterr().out
+    assert f"ssl_protocols: {len(written)} audit rows: ok" in capsys.readouterr().out
 
 
 def test_unknown_paper_is_named():
