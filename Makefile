@@ -7,8 +7,11 @@ TIER ?= mini
 PAPER ?=
 ARTEFACT ?=
 SELECT := $(if $(PAPER),--paper $(PAPER)) $(if $(ARTEFACT),--artefact $(ARTEFACT))
+# The kernel the runner, nbval and JupyterLab use (lib.runner.KERNEL_NAME), installed into the environment.
+KERNEL := robustness-companion
+LAB_ARGS ?=
 
-.PHONY: setup figures notebooks test test-notebooks sync audit check-data clean
+.PHONY: setup lab figures notebooks test test-notebooks sync audit check-data clean
 
 setup: $(VENV)/.installed
 
@@ -16,7 +19,12 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "Python (robustness companion)" >/dev/null
 	touch $@
+
+## JupyterLab on the notebooks, with the project's kernel (LAB_ARGS=… passes options, e.g. --no-browser).
+lab: setup
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 ## Regenerate figures (default: the mini tier on embedded data). PAPER=… ARTEFACT=… TIER=… select.
 figures: setup

@@ -38,8 +38,8 @@ from .threads import kernel_environment, run_threads
 
 log = logging.getLogger(__name__)
 BUILD_DIR = REPO_ROOT / "build"
-KERNEL_NAME = "python3"
-KERNELSPEC = {"name": KERNEL_NAME, "display_name": "Python 3", "language": "python"}
+KERNEL_NAME = "robustness-companion"  # installed into the environment by `make setup` (the Makefile's KERNEL)
+KERNELSPEC = {"name": KERNEL_NAME, "display_name": "Python (robustness companion)", "language": "python"}
 
 
 def executed_path(entry: Entry, tier: str, executed_dir: str | Path | None = None) -> Path:
