@@ -55,14 +55,17 @@ def heatmap(ax: plt.Axes, matrix: pd.DataFrame, *, center: float | None = None, 
 
 def paper_and_ours_heatmaps(frame: pd.DataFrame, index: str, columns: str, *, center: float | None = None,
                             fmt: str = ".1f", label: Callable[[str], str] = str,
-                            titles: tuple[str, str] = ("paper", "ours")) -> plt.Figure:
+                            titles: tuple[str, str] = ("paper", "ours"), paper_rows: bool = False) -> plt.Figure:
     """The paper's matrix and ours from one tidy frame (`lib.results`), side by side: one colour
-    scale over both, rows in the paper's order (rows only ours has come after), seeds averaged."""
+    scale over both, rows in the paper's order (rows only ours has come after), seeds averaged;
+    with `paper_rows`, ours shows every paper row too (blank where ours has none), so rows line up."""
     from .results import matrix
 
     paper, ours = (frame[frame["source"] == s] for s in ("paper", "ours"))
     order = list(dict.fromkeys(paper[index]))
     matrices = [matrix(paper, index, columns, order), matrix(ours, index, columns, order)]
+    if paper_rows:
+        matrices[1] = matrices[1].reindex([*order, *(r for r in matrices[1].index if r not in order)])
     values = np.concatenate([m.to_numpy(dtype=float).ravel() for m in matrices])
     values = values[np.isfinite(values)]
     if center is None:
@@ -72,12 +75,93 @@ def paper_and_ours_heatmaps(frame: pd.DataFrame, index: str, columns: str, *, ce
         vmin, vmax = center - extent, center + extent
     widths = [max(m.shape[1], 1) + 1.5 for m in matrices]
     rows = max(m.shape[0] for m in matrices)
-    fig, axes = plt.subplots(1, 2, figsize=(0.75 * sum(widths) + 1.5, 0.42 * rows + 1.8),
+    # room for the longest tick labels (rotated column labels, row labels on both panels) and the titles
+    longest = [max([len(label(str(t))) for m in matrices for t in getattr(m, axis)] or [0])
+               for axis in ("index", "columns")]
+    title_lines = max(t.count("\n") + 1 for t in titles)
+    fig, axes = plt.subplots(1, 2, figsize=(0.75 * sum(widths) + max(1.5, 0.12 * longest[0]),
+                                            max(0.42 * rows + 1.8, 0.42 * rows + 0.9 + 0.17 * title_lines
+                                                + 0.05 * longest[1])),
                              gridspec_kw={"width_ratios": widths})
     for ax, m, title, last in zip(axes, matrices, titles, (False, True)):
         heatmap(ax, m, center=center, fmt=fmt, vmin=vmin, vmax=vmax, cbar=last, title=title, label=label)
     fig.tight_layout()
     return fig
+
+
+def paper_and_ours_bars(frame: pd.DataFrame, index: str, columns: str, *, label: Callable[[str], str] = str,
+                        titles: tuple[str, str] = ("paper", "ours"), ylabel: str = "value",
+                        palette: dict[str, str] | None = None) -> plt.Figure:
+    """The paper's grouped bars and ours from one tidy frame (`lib.results`), side by side on one y
+    axis: one group per `index` value, one bar per `columns` value (coloured by `palette`, the same
+    in both panels, in the paper's order), seeds averaged, our seeds' range as a black line."""
+    from .results import matrix
+
+    paper, ours = (frame[frame["source"] == s] for s in ("paper", "ours"))
+    hues = list(dict.fromkeys([*paper[columns], *ours[columns]]))
+    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    colours = {h: (palette or {}).get(h, cycle[i % len(cycle)]) for i, h in enumerate(hues)}
+    matrices = [matrix(part, index, columns).reindex(columns=[h for h in hues if h in set(part[columns])])
+                for part in (paper, ours)]
+    widths = [max(len(m), 2) + 2.0 for m in matrices]
+    fig, axes = plt.subplots(1, 2, figsize=(0.55 * sum(widths) + 3.0, 4.2), sharey=True,
+                             gridspec_kw={"width_ratios": widths})
+    for ax, m, part, title in zip(axes, matrices, (paper, ours), titles):
+        x, width = np.arange(len(m)), 0.8 / max(m.shape[1], 1)
+        for j, hue in enumerate(m.columns):
+            offset = x + (j - (m.shape[1] - 1) / 2) * width
+            ax.bar(offset, m[hue].to_numpy(dtype=float), width, color=colours[hue], label=label(str(hue)))
+            spread = part[part[columns] == hue].groupby(index, sort=False)["value"].agg(["min", "max"]).reindex(m.index)
+            if part["seed"].nunique() > 1:
+                ax.vlines(offset, spread["min"], spread["max"], color="black", linewidth=1)
+        ax.set_xticks(x, [label(str(i)) for i in m.index], rotation=45, ha="right", fontsize=7)
+        ax.set_title(title, fontsize=9)
+    axes[1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    axes[0].set_ylabel(ylabel)
+    fig.tight_layout()
+    return fig
+
+
+def scatter_with_fit(ax: plt.Axes, points: pd.DataFrame, x: str, y: str, *, hue: str,
+                     lines: pd.DataFrame | None = None, size: str | None = None, shade: str | None = None,
+                     palette: dict[str, str] | None = None, identity: bool = True, annotate: str | None = None,
+                     sizes: tuple[float, float] = (14.0, 120.0)) -> None:
+    """Points coloured by `hue`, their area growing with `size` and their colour darkening with `shade`
+    (both on a log scale, e.g. parameters and data size; a missing value draws mid-way), the dotted
+    identity y = x, and per `hue` value
+    the fitted line with its band from `lines` (columns `line` naming a `hue` value, `x`, `fit`, `low`, `high`)."""
+    values = list(dict.fromkeys(points[hue]))
+    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    palette = palette or {v: cycle[i % len(cycle)] for i, v in enumerate(values)}
+
+    def scaled(column: str | None, low: float, high: float) -> np.ndarray:
+        if column is None:
+            return np.full(len(points), (low + high) / 2)
+        logs = np.log10(points[column].astype(float).clip(lower=1e-9)).to_numpy()
+        span = np.nanmax(logs) - np.nanmin(logs)
+        scaled_ = low + (high - low) * ((logs - np.nanmin(logs)) / span if span > 0 else 0.5)
+        return np.where(np.isnan(scaled_), (low + high) / 2, scaled_)  # unknown: the middle
+
+    areas, darkness = scaled(size, *sizes), scaled(shade, 0.45, 1.0)
+    for value in values:
+        mask = (points[hue] == value).to_numpy()
+        base = np.array(plt.matplotlib.colors.to_rgb(palette[value]))
+        colours = [tuple(1 - d * (1 - base)) for d in darkness[mask]]
+        ax.scatter(points.loc[mask, x], points.loc[mask, y], s=areas[mask], c=colours, edgecolor="black",
+                   linewidth=0.3, label=value, zorder=3)
+    for name, line in ([] if lines is None else lines.groupby("line", sort=False)):
+        colour = palette.get(name, "black")
+        ax.fill_between(line["x"], line["low"], line["high"], color=colour, alpha=0.15, lw=0)
+        ax.plot(line["x"], line["fit"], "-", color=colour, lw=1.2)
+    if identity:
+        low = float(min(points[x].min(), points[y].min()))
+        high = float(max(points[x].max(), points[y].max()))
+        ax.plot([low, high], [low, high], ":", color="grey", lw=0.9, label="y = x")
+    for row in points.itertuples() if annotate else ():
+        ax.annotate(str(getattr(row, annotate)), (getattr(row, x), getattr(row, y)), fontsize=5,
+                    xytext=(2, 2), textcoords="offset points")
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
 
 
 def save_figure(fig: plt.Figure, data: pd.DataFrame, out_dir: str | Path, stem: str) -> list[Path]:

@@ -1,9 +1,8 @@
 """The paper's tables computed from our miniature benchmark, for the notebooks' "Our run" sections.
 
 `run_benchmark` runs (or reads back) a tier's benchmark (its RI/mRI table: `benchmark.robustness_table`).
-`judged` judges the paper's claims about Tables 2, 3, 15, 18, 19 and 30 on it (their heatmaps beside
-the paper's are `pairs.paired_panel`); `our_panel` draws Fig. 4 / Fig. 8 (average OOD accuracy before
-and after) and judges their claims: `(data, figure, Findings)`. Each `Finding` is judged by its
+`judged` judges the paper's claims about Tables 2, 3, 15, 18, 19, 30 and Figs. 4 and 8 on it (their
+figures beside the paper's numbers are `pairs.paired_panel`). Each `Finding` is judged by its
 interval over seeds (undefined for a single seed) or, for Table 30's per-dataset cells, by a seeded
 bootstrap over those cells.
 """
@@ -12,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -199,51 +198,18 @@ def ood_change_findings(change: pd.DataFrame, methods: Sequence[str], who: str, 
             for r in _regimes(change)]
 
 
-# -- the panels ----------------------------------------------------------------------------------------
-def _figure(regimes: list[str]):
-    import matplotlib.pyplot as plt
-
-    return plt.subplots(1, len(regimes), figsize=(5.2 * len(regimes), 4.2), squeeze=False)
+FIGURE04_PAPER = "severe loss for LAION-2B and OpenAI; IN-1K + AugReg gains (Fig. 4)"
+FIGURE08_PAPER = "severe loss for LAION-2B and OpenAI; IN-1K + AugReg gains (Fig. 8)"
 
 
-def ft_before_after_panel(settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame) -> Panel:
-    """Fig. 4: average OOD accuracy of each regime's pretrained model (before) and after vanilla FT."""
-    import matplotlib.pyplot as plt
-
-    change = ood_change(acc, settings.suite, ["FT"])
-    frame = change.groupby("regime", sort=False)[["before", "after"]].mean()
-    fig, ax = plt.subplots(figsize=(1.6 + 1.2 * len(frame), 4.2))
-    frame.plot.bar(ax=ax, color=["tab:blue", "tab:red"], rot=0, fontsize=8)
-    ax.set(ylabel="average OOD accuracy (%)", xlabel="")
-    ax.set_title("Average OOD accuracy before / after vanilla FT", fontsize=9)
-    fig.tight_layout()
-    findings = ood_change_findings(change, ["FT"], "vanilla FT",
-                                   "severe loss for LAION-2B and OpenAI; IN-1K + AugReg gains (Fig. 4)")
-    return frame.reset_index().assign(method="FT"), fig, Findings(findings)
+def before_after_findings(settings: BenchmarkSettings, acc: pd.DataFrame, methods: Sequence[str], who: str,
+                          paper: str) -> list[Finding]:
+    """Fig. 4 (`methods` = FT) / Fig. 8 (every method): per regime, the change of average OOD accuracy."""
+    change = ood_change(acc, settings.suite, methods)
+    return ood_change_findings(change, methods or list(dict.fromkeys(change["method"])), who, paper)
 
 
-def before_after_panel(settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame) -> Panel:
-    """Fig. 8: average OOD accuracy before / after fine-tuning with each method, per regime."""
-    change = ood_change(acc, settings.suite)
-    frame = change.groupby(["regime", "method"], sort=False)[["before", "after"]].mean()
-    regimes = _regimes(change)
-    fig, axes = _figure(regimes)
-    for ax, regime in zip(axes[0], regimes):
-        frame.xs(regime).plot.bar(ax=ax, color=["tab:blue", "tab:red"], rot=60, fontsize=7)
-        ax.set_title(f"{regime}: average OOD accuracy before / after", fontsize=9)
-    fig.tight_layout()
-    methods = list(dict.fromkeys(change["method"]))
-    findings = ood_change_findings(change, methods, "fine-tuning (mean over the methods)",
-                                   "severe loss for LAION-2B and OpenAI; IN-1K + AugReg gains (Fig. 8)")
-    return frame.reset_index(), fig, Findings(findings)
-
-
-# Which panel draws each artefact of our own shape (the heatmaps of the paper's tables are `pairs.PAIRS`).
-PANELS: dict[str, tuple[Callable[..., Panel], dict[str, Any]]] = {
-    "figure04": (ft_before_after_panel, {}),
-    "figure08": (before_after_panel, {}),
-}
-# The paper's claims about each table that `pairs.paired_panel` draws, judged on our run.
+# The paper's claims about each artefact that `pairs.paired_panel` draws, judged on our run.
 JUDGES: dict[str, Callable[[BenchmarkSettings, pd.DataFrame, pd.DataFrame], list[Finding]]] = {
     "table02": lambda settings, acc, table: ri_findings(table),
     "table03": lambda settings, acc, table: mri_findings(table),
@@ -251,22 +217,12 @@ JUDGES: dict[str, Callable[[BenchmarkSettings, pd.DataFrame, pd.DataFrame], list
     "table18": lambda settings, acc, table: backward_findings(table),
     "table19": lambda settings, acc, table: finetune_set_findings(table),
     "table30": lambda settings, acc, table: per_dataset_findings(acc, settings.suite),
+    "figure04": lambda settings, acc, table: before_after_findings(settings, acc, ["FT"], "vanilla FT", FIGURE04_PAPER),
+    "figure08": lambda settings, acc, table: before_after_findings(settings, acc, [], "fine-tuning (mean over the methods)",
+                                                                   FIGURE08_PAPER),
 }
 
 
 def judged(artefact: str, settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame) -> Findings:
     """The paper's claims about `artefact`, judged on our run."""
     return Findings(JUDGES[artefact](settings, acc, table))
-
-
-def has_panel(artefact: str) -> bool:
-    """Whether our miniature benchmark has a counterpart of `artefact`."""
-    return artefact in PANELS
-
-
-def our_panel(artefact: str, settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame) -> Panel:
-    """The artefact's counterpart on our benchmark: `(data, figure, findings)`, each finding judged by its interval."""
-    if artefact not in PANELS:
-        raise KeyError(f"no our-run panel for {artefact!r}; panels exist for {sorted(PANELS)}")
-    draw, options = PANELS[artefact]
-    return draw(settings, acc, table, **options)

@@ -7,6 +7,12 @@ Tables 8, 10 and 11).
 seeds (undefined for a single seed) or said to be beyond our miniature. The panel functions
 take `ExperimentRun`s, so they work on any accuracy frame of `run_experiment`'s layout.
 
+Where the paper prints the artefact's numbers, `EXPERIMENT_PAIRS` (a `pairs.Pair` per artefact: the
+printed quantity, our run's rows of it per seed, the drawing function) makes the figure the paper's
+numbers beside ours, drawn by `pairs.draw_pair`, and its data the combined frame of
+`lib.results.paper_and_ours`. Where the paper only plots curves (Figs. 5, 12, 13: none of their
+points printed), `NO_PAPER_PANEL` says so on our panel, which stays ours alone.
+
 eRI (Table 11) is `lib.metrics.robustness`'s Eq. 2 with its default baseline, a linear fit in logit
 space (Taori et al.). The paper does not say which models the baseline is fit on; ours fits β_j for
 the fine-tuning set D_i on every model fine-tuned on D_i in `validation_split` and `main` (all regimes,
@@ -17,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from collections.abc import Collection, Mapping
 from typing import Any, Callable
@@ -29,8 +36,11 @@ from ..metrics.robustness import effective_robustness_improvement
 from ..store import RunContext
 from .benchmark import CLIP_REGIME, PRETRAINED, Benchmark, per_value, robustness_table
 from .experiments import load_experiments, run_experiment
+from ..params import tier_of
 from ..plotting import heatmap
 from .ours import FT_SET, Panel, ood_average_before_after, per_seed_finding, summary
+from .pairs import Pair, draw_pair, printed
+from .tables import load_table, model_label
 
 EXPERIMENT_PANELS = {
     "table06": "imagenet_val",
@@ -143,11 +153,30 @@ def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
 
 
 def our_experiment_panel(artefact: str, experiments_params: str, results_dir: str | Path) -> Panel:
-    """`(data, figure, findings)` of `artefact` from its experiment, the findings judged by their intervals."""
+    """`(data, figure, findings)` of `artefact` from its experiment, the findings judged by their intervals;
+    the figure and data are the paper-and-ours pair where the paper prints the numbers (`EXPERIMENT_PAIRS`),
+    else our panel with the reason it stands alone (`NO_PAPER_PANEL`)."""
     if not has_experiment_panel(artefact):
         raise KeyError(f"no experiment panel for {artefact!r}; panels: {sorted(EXPERIMENT_PANELS)}")
     names = (EXPERIMENT_PANELS[artefact], *ALSO_READS.get(artefact, ()))
-    return PANELS[artefact](*(load_run(experiments_params, name, results_dir) for name in names))
+    runs = [load_run(experiments_params, name, results_dir) for name in names]
+    return paired_experiment_panel(artefact, runs, tier_of(experiments_params))
+
+
+def paired_experiment_panel(artefact: str, runs: list[ExperimentRun], tier: str) -> Panel:
+    """`PANELS[artefact]` of `runs`, its figure and data replaced by the paper-and-ours pair where there is one."""
+    import matplotlib.pyplot as plt
+
+    data, fig, findings = PANELS[artefact](*runs)
+    if artefact in EXPERIMENT_PAIRS:
+        plt.close(fig)
+        pair = EXPERIMENT_PAIRS[artefact]
+        data, fig = draw_pair(artefact, pair, pair.ours(*runs), tier)
+    else:
+        title = f"ours ({tier}): {fig.get_suptitle()}" if fig.get_suptitle() else f"ours ({tier})"
+        fig.suptitle(f"{title}\n{NO_PAPER_PANEL[artefact]}", fontsize=10)
+        fig.tight_layout()
+    return data, fig, findings
 
 
 def show_experiment_panel(artefact: str, experiments_params: str, results_dir: str | Path, output_dir: str | Path) -> None:
@@ -459,6 +488,120 @@ def _curves(data: pd.DataFrame, x: str, values: list[str], line: str, title: str
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return fig
+
+
+# -- the paper's numbers beside ours: our rows of the printed quantity, per regime (as model) and seed ----------
+def _runs_rows(frame: pd.DataFrame, value: str) -> pd.DataFrame:
+    """`frame`'s regime, seed, method and `value` as rows of the results schema (model = regime)."""
+    return frame[["regime", "seed", "method", value]].rename(columns={"regime": "model", value: "value"})
+
+
+def finetuned_change_rows(run: ExperimentRun) -> pd.DataFrame:
+    """Table 6: per regime, seed and evaluation set (the fine-tuning domain first, then the suite), FT's
+    accuracy minus the pretrained model's."""
+    keys = ["regime", "seed", "eval_dataset"]
+    pre = run.acc[run.acc["method"] == PRETRAINED].groupby(keys, sort=False)["accuracy"].mean()
+    after = run.acc[run.acc["method"] == "FT"].groupby(keys, sort=False)["accuracy"].mean()
+    change = (after - pre.loc[after.index]).rename("value").reset_index()
+    order = [run.reference, *run.suite]
+    change = change[change["eval_dataset"].isin(order)]
+    change = change.sort_values("eval_dataset", key=lambda d: d.map(order.index), kind="stable")
+    return change.rename(columns={"regime": "model"}).assign(method="FT")
+
+
+def clip_mri_rows(clip: ExperimentRun, main: ExperimentRun) -> pd.DataFrame:
+    """Table 8: mRI per regime, seed and method of the zero-shot CLIP, then of the main benchmark's regimes."""
+    return pd.concat([_runs_rows(clip.table(), "mRI"), _runs_rows(main.table(), "mRI")], ignore_index=True)
+
+
+def split_difference_rows(split: ExperimentRun, main: ExperimentRun) -> pd.DataFrame:
+    """Table 10: per regime, seed and method, mRI with the 4:1 split and the best validation epoch minus
+    mRI of `main` (no split, the last epoch)."""
+    keys = ["regime", "seed", "method"]
+    paired = split.table()[keys + ["mRI"]].merge(main.table()[keys + ["mRI"]], on=keys, suffixes=("", " main"))
+    return _runs_rows(paired.assign(difference=paired["mRI"] - paired["mRI main"]), "difference")
+
+
+def mean_eri_rows(split: ExperimentRun, main: ExperimentRun) -> pd.DataFrame:
+    """Table 11: mean eRI per regime (in the run's order), seed and method with the split (testbed: `split`
+    and `main`)."""
+    table = mean_eri_table(split, [split, main])
+    table = table.sort_values("regime", key=lambda r: r.map(split.regimes.index), kind="stable")
+    return _runs_rows(table, "mean eRI")
+
+
+def weight_decay_label(method: str, decay: Any) -> str:
+    """One method at one weight decay, e.g. 'FT, weight decay 0.0001' (the paper's printed decay)."""
+    return f"{method}, weight decay {float(decay):g}"
+
+
+def printed_weight_decay() -> pd.DataFrame:
+    """Table 14: FT's mRI per weight decay, as printed (one model, LAION-2B ViT-B/16)."""
+    frame = load_table("table14")
+    return pd.DataFrame({"model": [model_label(a, p) for a, p in zip(frame["architecture"], frame["pretraining"])],
+                         "method": [weight_decay_label(m, s.removeprefix("weight decay "))
+                                    for m, s in zip(frame["method"], frame["setting"])], "value": frame["value"]})
+
+
+def weight_decay_rows(run: ExperimentRun) -> pd.DataFrame:
+    """Table 14: FT's mRI per regime, seed and weight decay."""
+    table = run.table()
+    table = table[table["method"] == "FT"]
+    return _runs_rows(table.assign(method=[weight_decay_label("FT", d) for d in table[run.swept]]), "mRI")
+
+
+WISE_AT = {"alpha = 0.5": "WiSE-FT, alpha = 0.5", "best alpha": "WiSE-FT, best alpha"}
+
+
+def printed_wise_alpha() -> pd.DataFrame:
+    """Table 16: WiSE-FT's mRI at alpha 0.5 and at the best alpha per model, as printed."""
+    frame = printed("table16", "mRI", "alpha = 0.5").assign(method=WISE_AT["alpha = 0.5"])
+    best = printed("table16", "mRI", "best alpha").assign(method=WISE_AT["best alpha"])
+    return pd.concat([frame, best], ignore_index=True)
+
+
+def wise_alpha_rows(run: ExperimentRun) -> pd.DataFrame:
+    """Table 16: per regime and seed, WiSE-FT's mRI at alpha 0.5 (where the grid has it) and at the
+    regime's best alpha (of the mean over seeds, the first of the best on ties)."""
+    table = run.table()
+    table = table[table["method"] == "WiSE-FT"]
+    best = sweep_mri(run, "WiSE-FT").idxmax()
+    at_half = table[table[run.swept] == 0.5].assign(method=WISE_AT["alpha = 0.5"])
+    at_best = table[table[run.swept] == table["regime"].map(best)].assign(method=WISE_AT["best alpha"])
+    return _runs_rows(pd.concat([at_half, at_best]), "mRI")
+
+
+EXPERIMENT_PAIRS: dict[str, Pair] = {
+    "table06": Pair("accuracy change after FT on the pretraining domain's held-out split (points)",
+                    partial(printed, "table06", "difference", labels=("eval_dataset",)),
+                    finetuned_change_rows, columns="eval_dataset", index="model",
+                    difference="rows: our regimes, FT on the clean digits (our ImageNet-1K val); columns: our "
+                               "pretraining domain, then our suite"),
+    "table08": Pair("mRI of zero-shot CLIPs", partial(printed, "table08", "mRI"), clip_mri_rows,
+                    difference="columns: our tiny CLIP (pretrained on small data, zero-shot head), then the main "
+                               "benchmark's regimes (ImageNet-style heads, Table 3's counterpart) for comparison"),
+    "table10": Pair("mRI with a 4:1 train/validation split and the best epoch − without",
+                    partial(printed, "table10", "mRI difference", "train/validation split"), split_difference_rows,
+                    difference="ours: minus experiment `main` (the last epoch); columns: our regimes"),
+    "table11": Pair("mean eRI with a 4:1 train/validation split",
+                    partial(printed, "table11", "mean eRI", "train/validation split"), mean_eri_rows,
+                    difference="ours: beta_j fit on every model of `validation_split` and `main` fine-tuned on D_i "
+                               "(the paper does not say on which); columns: our regimes"),
+    "table14": Pair("FT's mRI per weight decay", printed_weight_decay, weight_decay_rows,
+                    options={"center": 0.0, "paper_rows": True},
+                    difference="paper: one model (LAION-2B); ours: our regimes, blank: a decay we do not sweep"),
+    "table16": Pair("WiSE-FT's mRI at alpha 0.5 and at the best alpha (Eq. 3: alpha weights the pretrained model)",
+                    printed_wise_alpha, wise_alpha_rows,
+                    difference="ours: the best alpha of our grid for the mean over seeds; columns: our regimes"),
+}
+NO_PAPER_PANEL = {
+    "figure05": "no paper panel: the paper prints none of Fig. 5's curves (only their end points, from Tables 17, "
+                "19 and 3, redrawn above)",
+    "figure12": "no paper panel: the paper prints none of Fig. 12's curves (only its dashed pretrained levels, "
+                "Tables 17 and 9, redrawn above)",
+    "figure13": "no paper panel: the paper prints none of Fig. 13's curves (only its reference values, Tables 3 "
+                "and 19, redrawn above)",
+}
 
 
 PANELS: dict[str, Callable[..., Panel]] = {

@@ -79,17 +79,18 @@ display(Markdown(verdict_markdown("figure04", extra=("table03", "table17"))))
 # suite and evaluated on all of them and on the clean digits; RI and mRI by Eq. 1, mean over the
 # tier's seeds. At `full` the same code runs the paper's models and datasets.
 #
-# The panel: per regime, the average OOD accuracy before (blue) and after (red) vanilla fine-tuning
-# (FT alone, as in Fig. 4; Figure 8's notebook shows every method). The finding is FT's change per
-# regime, with its interval over the benchmark's seeds. Our columns are our pretraining regimes, not
-# the paper's models, and the two bar charts are drawn separately, not yet by one function.
+# The figure: the bars of section 1 (left; the paper's ViT-B/16 models, before = Table 17's mean over
+# D, after = before + Table 3's FT mRI) and ours (right; per regime, the pretrained model's mean
+# accuracy on the other suite domains and vanilla FT's, mean over seeds, the black line the range over
+# seeds), drawn by one function (`lib.plotting.paper_and_ours_bars`) on one y axis, blue before and
+# red after as in the paper. FT alone, as in Fig. 4; Figure 8's notebook shows every method. The CSV
+# holds both in one schema (`source` paper / ours, method `pretrained` for the bars before, ours per
+# seed). The finding is FT's change per regime, with its interval over the benchmark's seeds.
 
 # %%
-from lib.imagenet_rib.ours import our_panel, run_benchmark
+from lib.imagenet_rib.pairs import paired_panel
 
-settings, our_accuracies, our_table = run_benchmark(benchmark_params, results_dir)
-our_data, our_fig, findings = our_panel("figure04", settings, our_accuracies, our_table)
+our_data, our_fig, findings = paired_panel("figure04", benchmark_params, results_dir)
 save_figure(our_fig, our_data, output_dir, "figure04_ours")
 plt.show()
-print(f"{settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s).")
 print(findings)

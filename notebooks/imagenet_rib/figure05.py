@@ -59,6 +59,10 @@ display(Markdown(verdict_markdown("figure05", extra=("table03", "table19"))))
 # other domains of the suite), per regime. The line below it sets the paper's claim beside what our
 # run shows.
 #
+# The paper prints none of Fig. 5's curves (only their end points, from Tables 17, 19 and 3, see
+# section 1), so there is no paper panel to set beside ours: the figure is our run alone, and its
+# title says so.
+#
 # At the full tier the experiment runs on the paper's models and data (`python -m lib experiment
 # --tier full --name <experiment>`, GPU); this notebook does not compute it and says so.
 

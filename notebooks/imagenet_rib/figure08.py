@@ -77,15 +77,18 @@ display(Markdown(verdict_markdown("figure08", extra=("table03", "table17"))))
 # suite and evaluated on all of them and on the clean digits; RI and mRI by Eq. 1, mean over the
 # tier's seeds. At `full` the same code runs the paper's models and datasets.
 #
-# The panel: per regime, the average OOD accuracy before (blue) and after (red) each method, as Fig.
-# 8's panels per method; the finding gives the mean change over methods per regime.
+# The figure: the numbers behind Fig. 8's bars as redrawn in section 1 (left; per Table 3 model,
+# before = Table 17's mean over D in the first row `pretrained`, after each method = before + its
+# mRI, blank where Table 3 prints a dash or Table 17 lacks the model) and ours (right; per regime,
+# the pretrained model's average accuracy on the other suite domains and after each method, mean
+# over seeds), as heatmaps drawn by one function on one colour scale, methods in the paper's order.
+# The CSV holds both in one schema (`source` paper / ours, ours per seed). The finding gives the
+# mean change over methods per regime.
 
 # %%
-from lib.imagenet_rib.ours import our_panel, run_benchmark
+from lib.imagenet_rib.pairs import paired_panel
 
-settings, our_accuracies, our_table = run_benchmark(benchmark_params, results_dir)
-our_data, our_fig, findings = our_panel("figure08", settings, our_accuracies, our_table)
+our_data, our_fig, findings = paired_panel("figure08", benchmark_params, results_dir)
 save_figure(our_fig, our_data, output_dir, "figure08_ours")
 plt.show()
-print(f"{settings.source} benchmark, regimes {settings.regimes}, {len(settings.seeds)} seed(s).")
 print(findings)

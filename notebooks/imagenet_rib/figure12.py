@@ -55,6 +55,10 @@ display(Markdown(verdict_markdown("figure12", extra=("table09", "table17"))))
 # regime; the dashed lines are the pretrained models. The line below it sets the paper's claim beside
 # what our run shows.
 #
+# The paper prints none of Fig. 12's curves (only the dashed pretrained levels, from Tables 17 and
+# 9, see section 1), so there is no paper panel to set beside ours: the figure is our run alone, and
+# its title says so.
+#
 # At the full tier the experiment runs on the paper's models and data (`python -m lib experiment
 # --tier full --name <experiment>`, GPU); this notebook does not compute it and says so.
 

@@ -53,6 +53,10 @@ display(Markdown(verdict_markdown("figure13", extra=("table03",))))
 # panel shows, per epoch, the accuracy on the fine-tuning sets and the mRI, per learning rate and
 # regime. The line below it sets the paper's claim beside what our run shows.
 #
+# The paper prints none of Fig. 13's curves (only the reference values, from Tables 3 and 19, see
+# section 1), so there is no paper panel to set beside ours: the figure is our run alone, and its
+# title says so.
+#
 # At the full tier the experiment runs on the paper's models and data (`python -m lib experiment
 # --tier full --name <experiment>`, GPU); this notebook does not compute it and says so.
 

@@ -70,9 +70,12 @@ display(Markdown(verdict_markdown("table06")))
 # Experiment `imagenet_val` of the file the `experiments_params` parameter names: each regime's model
 # of our miniature ImageNet-RIB (a small ViT pretrained on the digits, `clean` or `augmented`) is
 # fine-tuned (FT) on the held-out split of its own pretraining domain, the clean digits, our analogue
-# of the ImageNet-1K validation set, and evaluated on every domain of the suite. The panel shows the
-# accuracies and their difference from the pretrained model, per regime; the line below it sets the
-# paper's claim beside what our run shows.
+# of the ImageNet-1K validation set, and evaluated on every domain of the suite. The figure: Table 6's
+# differences from the pretrained models (left; rows the paper's models, ImageNet-1K then D) and ours
+# (right; rows our regimes, the clean digits then the suite, mean over seeds), drawn by one function on
+# one colour scale; the CSV holds both in one schema (`source` paper / ours, ours per seed). The
+# paper's accuracies themselves are in section 1. The line below sets the paper's claim beside what
+# our run shows.
 #
 # At the full tier the experiment runs on the paper's models and data (`python -m lib experiment
 # --tier full --name <experiment>`, GPU); this notebook does not compute it and says so.

@@ -61,9 +61,12 @@ display(Markdown(verdict_markdown("table08")))
 # ## Our run
 # Experiment `clip_zero_shot` of the file the `experiments_params` parameter names: a tiny CLIP
 # pretrained contrastively on the clean digits, fine-tuned through its zero-shot head with the methods
-# of App. C (FLYP added, no linear probing or LP-FT), on every shifted digit domain; its mRI per
-# method is drawn beside the main benchmark's regimes (experiment `main`). The line below it sets the
-# paper's claim beside what our run shows.
+# of App. C (FLYP added, no linear probing or LP-FT), on every shifted digit domain. The figure:
+# Table 8's mRIs (left; columns the paper's CLIPs) and ours (right; our CLIP, then for comparison the
+# main benchmark's regimes of experiment `main`, mean over seeds), drawn by one function on one colour
+# scale, methods in the paper's order (those only ours has after); the CSV holds both in one schema
+# (`source` paper / ours, ours per seed). The line below sets the paper's claim beside what our run
+# shows.
 #
 # At the full tier the experiment runs on the paper's models and data (`python -m lib experiment
 # --tier full --name <experiment>`, GPU); this notebook does not compute it and says so.

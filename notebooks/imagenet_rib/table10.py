@@ -59,9 +59,11 @@ display(Markdown(verdict_markdown("table10")))
 # ## Our run
 # Experiment `validation_split` of the file the `experiments_params` parameter names: our miniature
 # benchmark with a fifth of each fine-tuning set held out, longer training and the best validation
-# epoch kept (App. E). The panel shows its mRI per method and regime, the difference from experiment
-# `main` (no split, the last epoch) and the mean selected epoch (none for the post-hoc WiSE-FT and
-# model soup).
+# epoch kept (App. E). The figure: Table 10's printed differences (mRI with the split − Table 3's;
+# left, columns the paper's models) and ours (right; mRI with the split − experiment `main`'s, no
+# split and the last epoch, per regime, mean over seeds), drawn by one function on one colour scale,
+# methods in the paper's order; the CSV holds both in one schema (`source` paper / ours, ours per
+# seed). The paper's mRIs and best epochs are in section 1.
 #
 # At the full tier the experiment runs on the paper's models and data (`python -m lib experiment
 # --tier full --name <experiment>`, GPU); this notebook does not compute it and says so.

@@ -61,8 +61,10 @@ display(Markdown(verdict_markdown("table11")))
 # Experiment `validation_split` (as Table 10) of the file the `experiments_params` parameter names.
 # The panel shows our mean eRI per method and regime (Eq. 2, `lib.metrics.robustness` with its default
 # logit-linear baseline). Since the paper does not say what the baseline is fit on, ours fits β_j for
-# each fine-tuning set on every model fine-tuned on it in this experiment and in `main`; the
-# difference from `main` and the mean selected epoch are shown as for Table 10.
+# each fine-tuning set on every model fine-tuned on it in this experiment and in `main`. The figure:
+# Table 11's mean eRIs (left; columns the paper's models) and ours (right; per regime, mean over
+# seeds), drawn by one function on one colour scale, methods in the paper's order; the CSV holds both
+# in one schema (`source` paper / ours, ours per seed).
 #
 # At the full tier the experiment runs on the paper's models and data (`python -m lib experiment
 # --tier full --name <experiment>`, GPU); this notebook does not compute it and says so.

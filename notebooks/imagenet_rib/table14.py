@@ -57,8 +57,11 @@ display(Markdown(verdict_markdown("table14")))
 # %% [markdown]
 # ## Our run
 # Experiment `weight_decay` of the file the `experiments_params` parameter names: vanilla FT of our
-# miniature benchmark at each weight decay of its sweep, under both pretraining regimes. The panel
-# shows FT's mRI per weight decay and regime.
+# miniature benchmark at each weight decay of its sweep, under both pretraining regimes. The figure:
+# Table 14's FT mRI per weight decay (left; its one model, LAION-2B ViT-B/16) and ours (right; per
+# regime, mean over seeds), drawn by one function on one colour scale, rows the paper's weight decays
+# (ours has a subset of them); the CSV holds both in one schema (`source` paper / ours, the weight
+# decay in `method`, ours per seed).
 #
 # At the full tier the experiment runs on the paper's models and data (`python -m lib experiment
 # --tier full --name <experiment>`, GPU); this notebook does not compute it and says so.

@@ -60,8 +60,10 @@ display(Markdown(verdict_markdown("table16")))
 # Experiment `wise_alpha` of the file the `experiments_params` parameter names: WiSE-FT of our
 # miniature benchmark at every α of its grid (reusing the FT weights of `main`), with the paper's
 # convention (Eq. 3: α weights the pretrained model, so α = 0 is FT, drawn dashed, and α = 1 the
-# pretrained model, mRI 0). The panel shows the mRI against α per regime, at α = 0.5 and at the best
-# α.
+# pretrained model, mRI 0). The figure: Table 16's WiSE-FT mRI at α = 0.5 and at each model's best α
+# (left; the paper's models) and ours (right; per regime, at α = 0.5 and at the α of our grid with the
+# highest mRI averaged over seeds), drawn by one function on one colour scale; the CSV holds both in one
+# schema (`source` paper / ours, ours per seed). The best α themselves are printed in section 1.
 #
 # At the full tier the experiment runs on the paper's models and data (`python -m lib experiment
 # --tier full --name <experiment>`, GPU); this notebook does not compute it and says so.

@@ -194,3 +194,80 @@ def test_unknown_artefacts_have_no_experiment_panel():
     assert has_experiment_panel("table16") and not has_experiment_panel("table03")
     with pytest.raises(KeyError, match="no experiment panel"):
         our_experiment_panel("table03", "params/tiny/imagenet_rib/experiments.yaml", "unused")
+
+
+# -- the paper's numbers beside ours ------------------------------------------------------------------
+from lib.imagenet_rib.ours_experiments import (EXPERIMENT_PAIRS, NO_PAPER_PANEL, PANELS,  # noqa: E402
+                                               paired_experiment_panel)
+from lib.imagenet_rib.tables import load_table  # noqa: E402
+from lib.results import COLUMNS  # noqa: E402
+
+
+def test_every_experiment_panel_has_a_paper_pair_or_says_why_not():
+    assert set(EXPERIMENT_PAIRS) | set(NO_PAPER_PANEL) == set(EXPERIMENT_PANELS) == set(PANELS)
+    assert not set(EXPERIMENT_PAIRS) & set(NO_PAPER_PANEL)
+    for artefact, pair in EXPERIMENT_PAIRS.items():  # the printed quantity, as printed
+        paper = pair.paper()
+        assert len(paper) and paper["value"].notna().any() and not paper.duplicated(["method", "model", *(
+            [pair.columns] if pair.columns not in ("model", "method") else [])]).any(), artefact
+
+
+def pair_runs(artefact: str) -> list[ExperimentRun]:
+    """Two seeds of two regimes for each experiment, with the keys its panel reads."""
+    seeds = (0, 1)
+    if artefact == "table06":  # the fixtures differ per experiment, the code under test does not
+        rows = [r for reg in ("r1", "r2") for s in seeds for r in
+                model(reg, PRETRAINED, "", PRE, s) + model(reg, "FT", REF, {d: PRE + 2 + s for d in EVALS}, s)]
+        return [run(rows, finetune_datasets=[REF])]
+    if artefact in ("table14", "table16"):
+        key = {"table14": "finetune.weight_decay", "table16": "method_settings.wise_alpha"}[artefact]
+        grid = {"table14": (0.0, 0.0001, 0.1), "table16": (0.1, 0.5, 0.9)}[artefact]
+        rows = [r for reg in ("r1", "r2") for s in seeds for v in grid
+                for r in benchmark(reg, {"FT": -5.0, "WiSE-FT": v * 10 + s}, s, **{key: v})]
+        return [run(rows, key)]
+    selected = {} if artefact == "table08" else {"selected_epoch": 2}
+    first = [r for reg in ("r1", "r2") for s in seeds for r in benchmark(reg, {"FT": -1.0 - s, "LwF": 1.0}, s, **selected)]
+    main = [r for reg in ("r1", "r2") for s in seeds for r in benchmark(reg, {"FT": -3.0, "LwF": 0.5 + s}, s)]
+    return [run(first), run(main)]
+
+
+@pytest.mark.parametrize("artefact", sorted(EXPERIMENT_PAIRS))
+def test_experiment_pair_holds_the_paper_and_ours_in_one_schema(artefact):
+    data, fig, findings = paired_experiment_panel(artefact, pair_runs(artefact), "tiny")
+    _, _, own_findings = PANELS[artefact](*pair_runs(artefact))
+    assert str(findings) == str(own_findings)  # the findings are the panel's, untouched
+    assert list(data.columns) == list(COLUMNS)
+    assert list(dict.fromkeys(data["source"])) == ["paper", "ours"]
+    assert set(data.loc[data["source"] == "ours", "seed"]) == {0, 1}
+    assert set(data.loc[data["source"] == "paper", "tier"]) == {"published"}
+    assert len(fig.axes) == 3  # paper, ours and one colour bar: one scale
+    assert fig.axes[0].get_title().startswith("paper: ") and fig.axes[1].get_title().startswith("ours (tiny, 2 seeds)")
+
+
+def test_experiment_pairs_known_values():
+    ours = lambda a: paired_experiment_panel(a, pair_runs(a), "tiny")[0].query("source == 'ours'")  # noqa: E731
+    wd = ours("table14").groupby("method")["value"].mean()
+    assert wd.to_dict() == pytest.approx(dict.fromkeys(["FT, weight decay 0", "FT, weight decay 0.0001",
+                                                        "FT, weight decay 0.1"], -5.0))
+    printed = set(paired_experiment_panel("table14", pair_runs("table14"), "tiny")[0].query("source == 'paper'")["method"])
+    assert set(wd.index) <= printed  # our decays read as the paper's rows
+    wise = ours("table16").groupby(["method", "seed"])["value"].mean()
+    assert wise.loc[("WiSE-FT, alpha = 0.5", 1)] == pytest.approx(6.0)
+    assert wise.loc[("WiSE-FT, best alpha", 0)] == pytest.approx(9.0)  # best alpha 0.9 of the mean over seeds
+    diff = ours("table10").groupby(["method", "seed"])["value"].mean()
+    assert diff.loc[("FT", 1)] == pytest.approx(1.0) and diff.loc[("LwF", 0)] == pytest.approx(0.5)
+    change = ours("table06").set_index(["model", "seed", "eval_dataset"])["value"]
+    assert change.loc[("r2", 1, REF)] == pytest.approx(3.0)
+    assert list(dict.fromkeys(ours("table06")["eval_dataset"])) == [REF, *SUITE]
+    clip = ours("table08")
+    assert clip["value"].notna().all() and set(clip["model"]) == {"r1", "r2"}
+    paper = load_table("table06")
+    assert paper.query("metric == 'difference'")["value"].notna().all()
+
+
+@pytest.mark.parametrize("artefact", sorted(NO_PAPER_PANEL))
+def test_an_artefact_without_printed_numbers_says_so_on_our_panel(artefact, monkeypatch):
+    monkeypatch.setitem(PANELS, artefact, lambda *runs: (pd.DataFrame({"x": [1]}), plt.figure(), Findings([])))
+    data, fig, _ = paired_experiment_panel(artefact, [], "mini")
+    assert "no paper panel" in fig.get_suptitle() and "ours (mini)" in fig.get_suptitle()
+    assert list(data.columns) == ["x"]

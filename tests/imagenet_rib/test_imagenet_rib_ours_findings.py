@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from lib.imagenet_rib.benchmark import PRETRAINED
-from lib.imagenet_rib.ours import (BEST, backward_findings, mri_findings, ood_change, ood_change_findings, our_panel,
-                                   per_dataset_findings)
+from lib.imagenet_rib.ours import (BEST, JUDGES, backward_findings, before_after_findings, judged, mri_findings,
+                                   ood_change, ood_change_findings, per_dataset_findings)
 
 
 def mri_table(best_margins: list[float], regime: str = "r1") -> pd.DataFrame:
@@ -73,6 +73,15 @@ def test_per_dataset_share_and_magnitude_bootstrap_over_cells():
     assert magnitude.estimate == pytest.approx(-5.0) and magnitude.verdict == "supported"
 
 
-def test_unknown_artefact_names_the_valid_ones():
-    with pytest.raises(KeyError, match="panels exist for .*figure04"):
-        our_panel("table99", None, pd.DataFrame(), pd.DataFrame())
+class Settings:
+    suite = list("abc")
+
+
+def test_figure04_and_figure08_findings_are_the_before_after_changes():
+    acc = accuracies({"FT": [-3.9, -4.0, -4.1], "WiSE-FT": [7.0, 7.2, 6.8]}, seeds=3)
+    ft = judged("figure04", Settings(), acc, pd.DataFrame())
+    every = judged("figure08", Settings(), acc, pd.DataFrame())
+    assert [f.estimate for f in ft] == pytest.approx([-4.0]) and "vanilla FT" in ft[0].quantity
+    assert [f.estimate for f in every] == pytest.approx([1.5])
+    assert before_after_findings(Settings(), acc, ["WiSE-FT"], "WiSE-FT", "")[0].estimate == pytest.approx(7.0)
+    assert {"figure04", "figure08"} <= set(JUDGES)

@@ -8,6 +8,7 @@ import pytest
 matplotlib.use("Agg")
 
 from lib.imagenet_rib.pairs import PAIRS, paper_and_ours  # noqa: E402
+from lib.plotting import paper_and_ours_heatmaps  # noqa: E402
 from lib.params import tier_of  # noqa: E402
 from lib.imagenet_rib.tables import METHODS  # noqa: E402
 from lib.results import COLUMNS  # noqa: E402
@@ -43,9 +44,13 @@ def test_pair_holds_both_sources_in_the_schema_and_the_paper_method_order(artefa
     assert set(frame.loc[frame["source"] == "ours", "tier"]) == {"tiny"}
     assert set(frame.loc[frame["source"] == "paper", "tier"]) == {"published"}
     assert frame.loc[frame["source"] == "ours", "seed"].nunique() == 2
-    paper_rows = [label.get_text() for label in fig.axes[0].get_yticklabels()]
-    ours_rows = [label.get_text() for label in fig.axes[1].get_yticklabels()]
-    assert ours_rows[:len(paper_rows)] == paper_rows  # the paper's method order in both panels
+    if PAIRS[artefact].draw is paper_and_ours_heatmaps:
+        paper_rows = [label.get_text() for label in fig.axes[0].get_yticklabels()]
+        ours_rows = [label.get_text() for label in fig.axes[1].get_yticklabels()]
+        assert ours_rows[:len(paper_rows)] == paper_rows  # the paper's method order in both panels
+    else:  # bars: one y axis, the bars in the paper's order and colours
+        assert fig.axes[0].get_ylim() == fig.axes[1].get_ylim()
+        assert [t.get_text() for t in fig.axes[1].get_legend().get_texts()] == ["pretrained", "FT"]
     assert fig.axes[0].get_title().startswith("paper: ") and fig.axes[1].get_title().startswith("ours (tiny, 2 seeds)")
 
 
