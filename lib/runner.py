@@ -22,7 +22,7 @@ import logging
 import multiprocessing
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from itertools import chain, zip_longest
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,7 @@ from .threads import kernel_environment, run_threads
 
 log = logging.getLogger(__name__)
 BUILD_DIR = REPO_ROOT / "build"
+HEARTBEAT_S = 60  # seconds between progress lines while nothing finishes
 KERNEL_NAME = "robustness-companion"  # installed into the environment by `make setup` (the Makefile's KERNEL)
 KERNELSPEC = {"name": KERNEL_NAME, "display_name": "Python (robustness companion)", "language": "python"}
 
@@ -86,17 +87,27 @@ def run(tier: str, paper: str | None = None, artefact: str | None = None, cell_t
     log.info("running %d notebook(s) at tier %s on %d worker(s), %d thread(s) each", len(jobs), tier, workers, run_threads())
     started = time.perf_counter()
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        futures = [pool.submit(execute, *job) for job in jobs]
+        futures = {pool.submit(execute, *job): job[0] for job in jobs}
+        pending, done = set(futures), 0
         try:
-            for done, (future, job) in enumerate(zip(futures, jobs), start=1):
-                seconds = future.result()
-                log.info("[%d/%d] %s/%s done in %.0f s (%.0f s so far)", done, len(jobs), job[0].paper,
-                         job[0].artefact, seconds, time.perf_counter() - started)
+            while pending:
+                finished, pending = wait(pending, timeout=HEARTBEAT_S, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    seconds, done = future.result(), done + 1
+                    log.info("[%d/%d] %s done in %.0f s (%.0f s so far)", done, len(jobs), _name(futures[future]),
+                             seconds, time.perf_counter() - started)
+                running = [_name(futures[f]) for f in pending if f.running()]
+                if running:
+                    log.info("    running %s; %d waiting", ", ".join(running), len(pending) - len(running))
         except BaseException:
             for future in futures:
                 future.cancel()
             raise
     return outputs
+
+
+def _name(entry: Entry) -> str:
+    return f"{entry.paper}/{entry.artefact}"
 
 
 def _precompute(tier: str, plan: dict[str, list[str]]) -> int:
@@ -120,9 +131,20 @@ def precompute_all(tier: str, entries: list[Entry], workers: int, context: Any) 
         return
     log.info("computing the runs of %s on %d worker(s) before the notebooks", ", ".join(plan), workers)
     started = time.perf_counter()
+    stores = [PARAMS_DIR / tier / paper / "defaults.yaml" for paper in plan]
+    roots = {resolve(read_params_file(path).get("results_dir", "results")) for path in stores}
+    before = _stored_runs(roots)
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        computed = sum(pool.map(_precompute, [tier] * workers, [plan] * workers))
+        futures = [pool.submit(_precompute, tier, plan) for _ in range(workers)]
+        while wait(futures, timeout=HEARTBEAT_S)[1]:
+            log.info("    %d run(s) computed so far (%.0f s)", _stored_runs(roots) - before, time.perf_counter() - started)
+        computed = sum(f.result() for f in futures)
     log.info("computed %d run(s) in %.0f s", computed, time.perf_counter() - started)
+
+
+def _stored_runs(roots: set[Path]) -> int:
+    """How many runs the results stores under `roots` hold (one parquet file each)."""
+    return sum(1 for root in roots for _ in root.glob("*/runs/*.parquet"))
 
 
 def make_reference(path: Path) -> None:
