@@ -14,7 +14,7 @@
 # neither). Bands: 95 % bootstrap over models.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/counteranimal"
+output_dir: str = "figures/counteranimal"
 
 # %%
 import matplotlib.pyplot as plt

@@ -9,7 +9,7 @@
 # Redrawn from Table 15's ViT/B/32 drop column.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/counteranimal"
+output_dir: str = "figures/counteranimal"
 
 # %%
 import matplotlib.pyplot as plt

@@ -9,7 +9,7 @@
 # Redrawn from the rows of Tables 3 and 4 the panels compare (tick colours: family).
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/counteranimal"
+output_dir: str = "figures/counteranimal"
 
 # %%
 import matplotlib.pyplot as plt

@@ -9,7 +9,7 @@
 # Redrawn from Table 7 (the figure's own numbers are not printed).
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/counteranimal"
+output_dir: str = "figures/counteranimal"
 
 # %%
 import matplotlib.pyplot as plt

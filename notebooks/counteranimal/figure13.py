@@ -9,7 +9,7 @@
 # Redrawn from Tables 3 and 4 with each point named; lines as in Fig. 2.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/counteranimal"
+output_dir: str = "figures/counteranimal"
 
 # %%
 import matplotlib.pyplot as plt

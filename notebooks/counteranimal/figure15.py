@@ -9,7 +9,7 @@
 # Redrawn from the drop columns of Tables 15 and 16 (five distinct CLIPs; red bars are negative drops).
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/counteranimal"
+output_dir: str = "figures/counteranimal"
 
 # %%
 import matplotlib.pyplot as plt

@@ -11,7 +11,7 @@
 # quotes the ice bear's, and every background is printed again in Table 2.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/counteranimal"
+output_dir: str = "figures/counteranimal"
 
 # %%
 import matplotlib.pyplot as plt

@@ -10,7 +10,7 @@
 # The text states 45 classes and a background label space (Sec. 2).
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/counteranimal"
+output_dir: str = "figures/counteranimal"
 
 # %%
 import matplotlib.pyplot as plt

@@ -8,7 +8,7 @@
 # The ImageNet models had no part in the curation; Fig. 2 and Fig. 9 compare them with the CLIPs of Table 3.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/counteranimal"
+output_dir: str = "figures/counteranimal"
 
 # %%
 import matplotlib.pyplot as plt

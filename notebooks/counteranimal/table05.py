@@ -9,7 +9,7 @@
 # The five CLIP rows should be 1 vs 20 numbers, i.e. repeat Table 13.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/counteranimal"
+output_dir: str = "figures/counteranimal"
 
 # %%
 import matplotlib.pyplot as plt

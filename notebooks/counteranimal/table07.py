@@ -10,7 +10,7 @@
 # `objbkg` captions, and supervised fine-tuning, for RN50 and ViT/B/16 (OpenAI weights).
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/counteranimal"
+output_dir: str = "figures/counteranimal"
 
 # %%
 import matplotlib.pyplot as plt

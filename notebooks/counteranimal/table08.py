@@ -10,7 +10,7 @@
 # correlation p_spu; Rand and Rev. test sets for classes 0/1, and the rest of the classes.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/counteranimal"
+output_dir: str = "figures/counteranimal"
 
 # %%
 import matplotlib.pyplot as plt

@@ -8,7 +8,7 @@
 # Rows of the checkpoints Table 6 lists as adopted must repeat Table 3.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/counteranimal"
+output_dir: str = "figures/counteranimal"
 
 # %%
 import matplotlib.pyplot as plt

@@ -10,7 +10,7 @@
 # weighted by the group sizes those percentages imply (`classwise`).
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/counteranimal"
+output_dir: str = "figures/counteranimal"
 
 # %%
 import matplotlib.pyplot as plt

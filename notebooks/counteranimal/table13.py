@@ -9,7 +9,7 @@
 # The candidate sets come from the curation CLIP (App. C.1) and are not printed.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/counteranimal"
+output_dir: str = "figures/counteranimal"
 
 # %%
 import matplotlib.pyplot as plt

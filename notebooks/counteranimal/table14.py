@@ -8,7 +8,7 @@
 # Companion of Table 13; ImageNet logits are restricted to the 20 candidates.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/counteranimal"
+output_dir: str = "figures/counteranimal"
 
 # %%
 import matplotlib.pyplot as plt

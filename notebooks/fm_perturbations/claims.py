@@ -14,7 +14,7 @@
 # paper's numbers: the figures print none and the appendix is not in the text.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/fm_perturbations"
+output_dir: str = "figures/fm_perturbations"
 
 # %%
 import matplotlib.pyplot as plt

@@ -16,7 +16,7 @@
 # the three metrics.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/fm_perturbations"
+output_dir: str = "figures/fm_perturbations"
 
 # %%
 import matplotlib.pyplot as plt

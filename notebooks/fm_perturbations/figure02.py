@@ -15,7 +15,7 @@
 # algorithm (`miniball`), the radius checked by an independent dual-QP solver in the tests.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/fm_perturbations"
+output_dir: str = "figures/fm_perturbations"
 
 # %%
 import matplotlib.pyplot as plt

@@ -13,7 +13,7 @@
 # they violate."
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/fm_perturbations"
+output_dir: str = "figures/fm_perturbations"
 
 # %%
 import matplotlib.pyplot as plt

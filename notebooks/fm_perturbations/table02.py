@@ -13,7 +13,7 @@
 # classification is based on the DINO v2 ViT-g/14 foundation model."
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/fm_perturbations"
+output_dir: str = "figures/fm_perturbations"
 
 # %%
 import matplotlib.pyplot as plt

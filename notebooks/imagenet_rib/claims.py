@@ -20,9 +20,9 @@
 # otherwise, and with one seed there is no interval to judge by).
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/imagenet_rib"
-results_dir: str = "build/tiny/results"
-benchmark_params: str = "params/tiny/imagenet_rib/benchmark.yaml"
+output_dir: str = "figures/imagenet_rib"
+results_dir: str = "results"
+benchmark_params: str = "params/mini/imagenet_rib/benchmark.yaml"
 
 # %%
 import matplotlib.pyplot as plt

@@ -15,7 +15,7 @@
 # is not in the text.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/imagenet_rib"
+output_dir: str = "figures/imagenet_rib"
 
 # %%
 import matplotlib.pyplot as plt

@@ -15,9 +15,9 @@
 # Fig. 8's identity).
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/imagenet_rib"
-experiments_params: str = "params/tiny/imagenet_rib/experiments.yaml"
-results_dir: str = "build/tiny/results"
+output_dir: str = "figures/imagenet_rib"
+experiments_params: str = "params/mini/imagenet_rib/experiments.yaml"
+results_dir: str = "results"
 
 # %%
 import matplotlib.pyplot as plt

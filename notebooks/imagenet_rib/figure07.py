@@ -14,9 +14,9 @@
 # ledger). This notebook is our run of the same analysis.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/imagenet_rib"
-benchmark_params: str = "params/tiny/imagenet_rib/benchmark.yaml"
-results_dir: str = "build/tiny/results"
+output_dir: str = "figures/imagenet_rib"
+benchmark_params: str = "params/mini/imagenet_rib/benchmark.yaml"
+results_dir: str = "results"
 analysis: dict = {"finetune_dataset": "digits_edges", "datasets": ["digits_edges"], "images": 128}
 
 # %%

@@ -17,9 +17,9 @@
 # printed.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/imagenet_rib"
-benchmark_params: str = "params/tiny/imagenet_rib/benchmark.yaml"
-results_dir: str = "build/tiny/results"
+output_dir: str = "figures/imagenet_rib"
+benchmark_params: str = "params/mini/imagenet_rib/benchmark.yaml"
+results_dir: str = "results"
 
 # %%
 import matplotlib.pyplot as plt

@@ -13,9 +13,9 @@
 # is drawn with the fine-tuning sets as categories, beside Table 7's r.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/imagenet_rib"
-benchmark_params: str = "params/tiny/imagenet_rib/benchmark.yaml"
-results_dir: str = "build/tiny/results"
+output_dir: str = "figures/imagenet_rib"
+benchmark_params: str = "params/mini/imagenet_rib/benchmark.yaml"
+results_dir: str = "results"
 analysis: dict = {"images": 256, "exclude": []}
 
 # %%

@@ -12,9 +12,9 @@
 # The curves are not printed; only the reference values are, from Tables 3 and 19.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/imagenet_rib"
-experiments_params: str = "params/tiny/imagenet_rib/experiments.yaml"
-results_dir: str = "build/tiny/results"
+output_dir: str = "figures/imagenet_rib"
+experiments_params: str = "params/mini/imagenet_rib/experiments.yaml"
+results_dir: str = "results"
 
 # %%
 import matplotlib.pyplot as plt

@@ -13,7 +13,7 @@
 # is added below because it is the quantity Figs. 4 and 8 draw.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/imagenet_rib"
+output_dir: str = "figures/imagenet_rib"
 
 # %%
 import matplotlib.pyplot as plt

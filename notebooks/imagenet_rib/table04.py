@@ -13,7 +13,7 @@
 # before) and with Table 8 (after − before is the FT mRI by Fig. 8's identity).
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/imagenet_rib"
+output_dir: str = "figures/imagenet_rib"
 
 # %%
 import matplotlib.pyplot as plt

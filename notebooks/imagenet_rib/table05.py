@@ -12,7 +12,7 @@
 # not print (the OpenAI ViT-B/32 is in Table 8).
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/imagenet_rib"
+output_dir: str = "figures/imagenet_rib"
 
 # %%
 import matplotlib.pyplot as plt

@@ -12,7 +12,7 @@
 # for one model only (Table 30), so no correlation can be recomputed.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/imagenet_rib"
+output_dir: str = "figures/imagenet_rib"
 
 # %%
 import matplotlib.pyplot as plt

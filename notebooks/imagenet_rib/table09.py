@@ -12,7 +12,7 @@
 # Table 9 prints an average over the OOD datasets (`Avg OOD`), which is re-derived below.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/imagenet_rib"
+output_dir: str = "figures/imagenet_rib"
 
 # %%
 import matplotlib.pyplot as plt

@@ -9,7 +9,7 @@
 # printed pretraining dataset and takes the architecture from the weight name.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/imagenet_rib"
+output_dir: str = "figures/imagenet_rib"
 
 # %%
 import matplotlib.pyplot as plt

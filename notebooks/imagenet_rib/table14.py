@@ -10,9 +10,9 @@
 # Weight decay 0 is the setting of Table 3, so that cell repeats Table 3's LAION-2B FT mRI.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/imagenet_rib"
-experiments_params: str = "params/tiny/imagenet_rib/experiments.yaml"
-results_dir: str = "build/tiny/results"
+output_dir: str = "figures/imagenet_rib"
+experiments_params: str = "params/mini/imagenet_rib/experiments.yaml"
+results_dir: str = "results"
 
 # %%
 import matplotlib.pyplot as plt

@@ -12,7 +12,7 @@
 # Table 17 prints no mean over D; it is added below (the pretrained bar of Figs. 4 and 8).
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/imagenet_rib"
+output_dir: str = "figures/imagenet_rib"
 
 # %%
 import matplotlib.pyplot as plt

@@ -12,7 +12,7 @@
 # `lib/published/imagenet_rib/README.md` records how each block was read.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/imagenet_rib"
+output_dir: str = "figures/imagenet_rib"
 
 # %%
 import matplotlib.pyplot as plt

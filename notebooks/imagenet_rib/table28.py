@@ -16,7 +16,7 @@
 # and the mRI is the mean of the eight RIs.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/imagenet_rib"
+output_dir: str = "figures/imagenet_rib"
 
 # %%
 import matplotlib.pyplot as plt

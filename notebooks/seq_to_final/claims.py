@@ -18,7 +18,7 @@
 #   the text prints none of their numbers; our run draws them.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/seq_to_final"
+output_dir: str = "figures/seq_to_final"
 
 # %%
 import matplotlib.pyplot as plt

@@ -10,7 +10,7 @@
 # **Caption.** "Description of methods in benchmark"
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/seq_to_final"
+output_dir: str = "figures/seq_to_final"
 
 # %%
 import matplotlib.pyplot as plt

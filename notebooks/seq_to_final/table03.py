@@ -13,7 +13,7 @@
 # The text prints each sequence as one cell ("4, 2, 2, 2, 2, 2, 2, 4"); the CSV splits it by step.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/seq_to_final"
+output_dir: str = "figures/seq_to_final"
 
 # %%
 import matplotlib.pyplot as plt

@@ -15,7 +15,7 @@
 # The text lost the conditional bar of the bottom panel's header (W_{X|Y}).
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/seq_to_final"
+output_dir: str = "figures/seq_to_final"
 
 # %%
 import matplotlib.pyplot as plt

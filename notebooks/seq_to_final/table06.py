@@ -11,7 +11,7 @@
 # in the 2000s. Distances above 1 indicate more shift than in-distribution evaluation."
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/seq_to_final"
+output_dir: str = "figures/seq_to_final"
 
 # %%
 import matplotlib.pyplot as plt

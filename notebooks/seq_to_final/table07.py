@@ -18,7 +18,7 @@
 # imports torch (to build the 12 models).
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/seq_to_final"
+output_dir: str = "figures/seq_to_final"
 
 # %%
 import matplotlib.pyplot as plt

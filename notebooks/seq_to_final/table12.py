@@ -17,7 +17,7 @@
 # every mark; the figure applies the rules to the printed numbers.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/seq_to_final"
+output_dir: str = "figures/seq_to_final"
 
 # %%
 import matplotlib.pyplot as plt

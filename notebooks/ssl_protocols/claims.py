@@ -22,9 +22,9 @@
 #   Bonferroni-corrected over a panel where the claim covers one; "no effect": within ±2 points.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/ssl_protocols"
-results_dir: str = "build/tiny/results"
-study_params: str = "params/tiny/ssl_protocols/study.yaml"
+output_dir: str = "figures/ssl_protocols"
+results_dir: str = "results"
+study_params: str = "params/mini/ssl_protocols/study.yaml"
 
 # %%
 import matplotlib.pyplot as plt

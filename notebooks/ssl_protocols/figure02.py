@@ -17,10 +17,10 @@
 # under every reading and shows which one reproduces the quoted numbers.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/ssl_protocols"
+output_dir: str = "figures/ssl_protocols"
 metric: str = "top1"
-study_params: str = "params/tiny/ssl_protocols/study.yaml"
-results_dir: str = "build/tiny/results"
+study_params: str = "params/mini/ssl_protocols/study.yaml"
+results_dir: str = "results"
 
 # %%
 import matplotlib.pyplot as plt

@@ -22,12 +22,12 @@
 # cell from the printed part of its group and says how far that goes.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/ssl_protocols"
+output_dir: str = "figures/ssl_protocols"
 metric: str = "top1"
 normalised: bool = True
 aggregate: str = "mean_accuracy"
-study_params: str = "params/tiny/ssl_protocols/study.yaml"
-results_dir: str = "build/tiny/results"
+study_params: str = "params/mini/ssl_protocols/study.yaml"
+results_dir: str = "results"
 
 # %%
 import pandas as pd

@@ -21,11 +21,11 @@
 # protocols, which doubles their steps).
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/ssl_protocols"
+output_dir: str = "figures/ssl_protocols"
 metric: str = "top1"
 batch_source: str = "table_s4"
-study_params: str = "params/tiny/ssl_protocols/study.yaml"
-results_dir: str = "build/tiny/results"
+study_params: str = "params/mini/ssl_protocols/study.yaml"
+results_dir: str = "results"
 
 # %%
 import pandas as pd

@@ -20,11 +20,11 @@
 # the likely original, bootstraps it, which gives a similar band for 26 points.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/ssl_protocols"
+output_dir: str = "figures/ssl_protocols"
 lp_column: str = "LP_BN"
 confidence_level: float = 0.9
-study_params: str = "params/tiny/ssl_protocols/study.yaml"
-results_dir: str = "build/tiny/results"
+study_params: str = "params/mini/ssl_protocols/study.yaml"
+results_dir: str = "results"
 
 # %%
 import matplotlib.pyplot as plt

@@ -21,10 +21,10 @@
 # columns (kNN^N, LP^BN), as the main text states.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/ssl_protocols"
+output_dir: str = "figures/ssl_protocols"
 metrics: list[str] = ["top1", "top5"]
-study_params: str = "params/tiny/ssl_protocols/study.yaml"
-results_dir: str = "build/tiny/results"
+study_params: str = "params/mini/ssl_protocols/study.yaml"
+results_dir: str = "results"
 
 # %%
 import pandas as pd

@@ -14,12 +14,12 @@
 # cut off after 10 of the 26 models, the last of which (SimCLR) lacks Sketch LP, LP^BN and FT.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/ssl_protocols"
+output_dir: str = "figures/ssl_protocols"
 metric: str = "top5"
 normalised: bool = True
 aggregate: str = "mean_accuracy"
-study_params: str = "params/tiny/ssl_protocols/study.yaml"
-results_dir: str = "build/tiny/results"
+study_params: str = "params/mini/ssl_protocols/study.yaml"
+results_dir: str = "results"
 
 # %%
 import pandas as pd

@@ -17,12 +17,12 @@
 # models (parameter `ood_datasets`), with the averaging reading of parameter `aggregate`.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/ssl_protocols"
+output_dir: str = "figures/ssl_protocols"
 metric: str = "top1"
 ood_datasets: list[str] = ["PascalVOC", "Cifar100", "Caltech-256", "CUB"]
 aggregate: str = "mean_accuracy"
-study_params: str = "params/tiny/ssl_protocols/study.yaml"
-results_dir: str = "build/tiny/results"
+study_params: str = "params/mini/ssl_protocols/study.yaml"
+results_dir: str = "results"
 
 # %%
 import matplotlib.pyplot as plt

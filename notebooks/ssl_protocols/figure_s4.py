@@ -16,9 +16,9 @@
 # the figure below is the empty grid, and this notebook shows what is printed.
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/ssl_protocols"
-study_params: str = "params/tiny/ssl_protocols/study.yaml"
-results_dir: str = "build/tiny/results"
+output_dir: str = "figures/ssl_protocols"
+study_params: str = "params/mini/ssl_protocols/study.yaml"
+results_dir: str = "results"
 
 # %%
 import pandas as pd

@@ -13,7 +13,7 @@
 # selection of papers. A ✓ denotes that the protocol was used in the mentioned paper."
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/ssl_protocols"
+output_dir: str = "figures/ssl_protocols"
 
 # %%
 import matplotlib.pyplot as plt

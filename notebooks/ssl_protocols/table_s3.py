@@ -13,9 +13,9 @@
 # neighbors probing."
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/ssl_protocols"
-study_params: str = "params/tiny/ssl_protocols/study.yaml"
-results_dir: str = "build/tiny/results"
+output_dir: str = "figures/ssl_protocols"
+study_params: str = "params/mini/ssl_protocols/study.yaml"
+results_dir: str = "results"
 
 # %%
 import matplotlib.pyplot as plt

@@ -11,7 +11,7 @@
 # **Caption.** "Chosen effective batch sizes for different data sets used in this study."
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/ssl_protocols"
+output_dir: str = "figures/ssl_protocols"
 
 # %%
 import matplotlib.pyplot as plt

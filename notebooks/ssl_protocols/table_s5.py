@@ -10,7 +10,7 @@
 # **Caption.** "Sources of the pre-trained model checkpoints used in this study."
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/ssl_protocols"
+output_dir: str = "figures/ssl_protocols"
 
 # %%
 import matplotlib.pyplot as plt

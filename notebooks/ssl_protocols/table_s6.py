@@ -12,7 +12,7 @@
 # define domain shifts w.r.t. ImageNet-1k."
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/ssl_protocols"
+output_dir: str = "figures/ssl_protocols"
 
 # %%
 import matplotlib.pyplot as plt

@@ -12,7 +12,7 @@
 # based on training on 2x NVIDIA RTX A5000."
 
 # %% tags=["parameters"]
-output_dir: str = "build/tiny/figures/ssl_protocols"
+output_dir: str = "figures/ssl_protocols"
 
 # %%
 import matplotlib.pyplot as plt

@@ -79,3 +79,15 @@ def test_selection_error_is_one_line_on_the_command_line(capsys):
 
     assert main(["check-params", "--tier", "tiny", "--artefact", "figure02"]) == 2
     assert capsys.readouterr().err.startswith("error: artefact 'figure02' exists in")
+
+
+@pytest.mark.parametrize("source", NOTEBOOK_SOURCES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_opened_interactively_a_notebook_runs_the_mini_tier_on_the_project_kernel(source):
+    from lib.params import declared_parameters
+    from lib.runner import KERNEL_NAME
+
+    defaults = {p.name: p.default for p in declared_parameters(source).values()}
+    tiny = {k: v for k, v in defaults.items() if isinstance(v, str) and "tiny" in v}
+    assert not tiny, f"{source.name}: parameter defaults of the tiny tier {tiny}; notebooks default to mini"
+    paired = json.loads(source.with_suffix(".ipynb").read_text())
+    assert paired["metadata"].get("kernelspec", {}).get("name") == KERNEL_NAME
