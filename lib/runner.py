@@ -58,11 +58,20 @@ def interleaved(entries: list[Entry]) -> list[Entry]:
 
 
 def validated_params(entries: list[Entry], tier: str) -> dict[Entry, dict[str, Any]]:
-    """Each entry's params at `tier` (its file over the paper's defaults), all validated, and every
-    defaults file checked for keys no notebook of its paper declares; raises before anything runs."""
+    """Each entry's params at `tier` (its file over the paper's defaults), all validated, every
+    defaults file checked for keys no notebook of its paper declares, and every settings file the
+    params name (a paper's `SETTINGS`: study, benchmark, experiments) validated by its loader; raises
+    before anything runs."""
     params = {e: load_for_notebook(e.params_path(tier), e.notebook_path) for e in entries}
     for paper in dict.fromkeys(e.paper for e in entries):
         check_defaults(PARAMS_DIR / tier / paper, [e.notebook_path for e in select(tier, paper)])
+    checked = set()
+    for entry, values in params.items():  # the settings files the params name, each validated once
+        loaders = getattr(importlib.import_module(f"lib.{entry.paper}"), "SETTINGS", {})
+        for key in sorted(loaders.keys() & values.keys()):
+            if (key, values[key]) not in checked:
+                checked.add((key, values[key]))
+                loaders[key](values[key])
     return params
 
 

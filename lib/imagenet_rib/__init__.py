@@ -11,7 +11,24 @@ from typing import Any
 from .audit import audits
 from .claims import claims
 
-__all__ = ["audits", "claims", "precompute"]
+__all__ = ["audits", "claims", "precompute", "SETTINGS"]
+
+
+def _benchmark(path: str) -> None:
+    from .benchmark import BenchmarkSettings
+
+    BenchmarkSettings.load(path)
+
+
+def _experiments(path: str) -> None:
+    from .experiments import load_experiments
+
+    load_experiments(path)
+
+
+# The notebook parameters that name a settings file, and the loader that validates one (strictly,
+# offline): `lib.runner.validated_params` runs them before any notebook starts.
+SETTINGS = {"benchmark_params": _benchmark, "experiments_params": _experiments}
 
 
 def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:

@@ -14,7 +14,18 @@ from typing import Any
 from .audit import audits
 from .claims import claims
 
-__all__ = ["audits", "claims", "precompute"]
+__all__ = ["audits", "claims", "precompute", "SETTINGS"]
+
+
+def _study(path: str) -> None:
+    from .study import StudySettings
+
+    StudySettings.load(path)
+
+
+# The notebook parameter that names a settings file, and the loader that validates it (strictly,
+# offline): `lib.runner.validated_params` runs it before any notebook starts.
+SETTINGS = {"study_params": _study}
 
 
 def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:

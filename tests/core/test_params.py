@@ -3,6 +3,7 @@ from pathlib import Path
 import pytest
 
 from lib.params import ParamsError, check_defaults, declared_parameters, load_for_notebook, validate
+from lib.paths import REPO_ROOT
 
 NOTEBOOK = '''# %%
 import math
@@ -123,3 +124,16 @@ def test_tier_of_reads_the_folder():
     from lib.params import tier_of
 
     assert tier_of("params/mini/imagenet_rib/benchmark.yaml") == "mini"
+
+
+def test_check_params_validates_the_settings_files_the_params_name(tmp_path, capsys, monkeypatch):
+    """A misspelt key in a study settings file stops check-params (and a run) in one line, before any compute."""
+    from lib import ssl_protocols
+    from lib.cli import main
+
+    bad = tmp_path / "study.yaml"
+    bad.write_text((REPO_ROOT / "params/tiny/ssl_protocols/study.yaml").read_text().replace("knn_k:", "knn_kk:"))
+    monkeypatch.setitem(ssl_protocols.SETTINGS, "study_params", lambda path: ssl_protocols._study(str(bad)))
+    assert main(["check-params", "--tier", "tiny", "--paper", "ssl_protocols"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown parameter(s) ['knn_kk']" in err and err.count("\n") == 1
