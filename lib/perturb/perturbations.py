@@ -3,10 +3,11 @@
 Layout: an image is an 8-bit RGB array, `np.uint8` of shape (H, W, 3), values 0..255; a perturbation
 returns the same shape and dtype (computed in float, rounded and clipped to 0..255). Severity is a
 continuous float on the perturbation's `domain`, [0, 1] for every one here, where 0 leaves the image
-unchanged and 1 is the strongest setting (stated per function). Randomness comes from `rng` only, so a
-perturbation is deterministic under the generator's seed; `apply_batch` perturbs (N, H, W, 3) images
-with one generator seeded once. `to_rgb8` / `from_rgb8` convert float (N, C, H, W) tensors in [0, 1]
-(C = 1 grey or 3) to and from the layout.
+unchanged and 1 is the strongest setting (stated per function); the ImageNet-C corruptions of
+`lib.perturb.corruptions` register here too, each with its ImageNet-C parameter over its own domain.
+Randomness comes from `rng` only, so a perturbation is deterministic under the generator's seed;
+`apply_batch` perturbs (N, H, W, 3) images with one generator seeded once. `to_rgb8` / `from_rgb8`
+convert float (N, C, H, W) tensors in [0, 1] (C = 1 grey or 3) to and from the layout.
 """
 
 from __future__ import annotations
@@ -46,11 +47,11 @@ def check_image(image: np.ndarray) -> None:
         raise ValueError(f"an image is a uint8 array (H, W, 3); got {type(image).__name__} {getattr(image, 'dtype', '')} {shape}")
 
 
-def _perturbation(description: str) -> Callable[[Kernel], PerturbationFn]:
-    """Register a kernel on float (H, W, 3) arrays in [0, 255] as a checked uint8 perturbation."""
+def _perturbation(description: str, domain: tuple[float, float] = (0.0, 1.0)) -> Callable[[Kernel], PerturbationFn]:
+    """Register a kernel on float (H, W, 3) arrays in [0, 255] as a checked uint8 perturbation whose
+    parameter lies in `domain` ([0, 1] for the severities of this module; `lib.perturb.corruptions`
+    passes the ImageNet-C parameter ranges)."""
     def register(kernel: Kernel) -> PerturbationFn:
-        domain = (0.0, 1.0)
-
         @functools.wraps(kernel)
         def perturb(image: np.ndarray, severity: float, rng: np.random.Generator) -> np.ndarray:
             check_image(image)
