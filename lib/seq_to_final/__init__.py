@@ -2,7 +2,10 @@
 
 Modules: `tables` (the printed Tables 1-15 as tidy frames), `summaries` (Mean/Std rows of Tables 8-14
 re-derived under each reading), `formatting` (the captions' bold/italic rules), `audit`, `claims`
-(the claims ledger) and `figures` (drawings of the printed tables for the notebooks).
+(the claims ledger) and `figures` (drawings of the printed tables for the notebooks); our runs' data:
+`shifts` (the shift building blocks, as the official code does them), `sampler` (the per-step stratified
+sampler and the shift sequences), `illustrations` (Figs 2-6 drawn by our shift code). All numpy only;
+none of them is imported here.
 """
 
 from .audit import audits
