@@ -21,6 +21,7 @@ import importlib
 import logging
 import multiprocessing
 import os
+import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from itertools import chain, zip_longest
@@ -105,9 +106,8 @@ def run(tier: str, paper: str | None = None, artefact: str | None = None, cell_t
                     seconds, done = future.result(), done + 1
                     log.info("[%d/%d] %s done in %.0f s (%.0f s so far)", done, len(jobs), _name(futures[future]),
                              seconds, time.perf_counter() - started)
-                running = [_name(futures[f]) for f in pending if f.running()]
-                if running:
-                    log.info("    running %s; %d waiting", ", ".join(running), len(pending) - len(running))
+                if pending:
+                    log.info("    %d left (%.0f s so far)", len(pending), time.perf_counter() - started)
         except BaseException:
             for future in futures:
                 future.cancel()
@@ -177,6 +177,7 @@ def make_reference(path: Path) -> None:
 def execute(entry: Entry, params: dict[str, Any], output: Path, cell_timeout: int) -> float:
     """Execute one notebook with papermill (in a worker process); return the seconds it took."""
     os.environ.update(kernel_environment())
+    print(f"started {_name(entry)}", file=sys.stderr, flush=True)  # the worker's own line: what it is on now
     output.parent.mkdir(parents=True, exist_ok=True)
     source = output.with_suffix(".source.ipynb")
     notebook = jupytext.read(entry.notebook_path)
