@@ -373,6 +373,19 @@ def _module(paper: str) -> Any:
     return importlib.import_module(f"lib.{paper}.claims")
 
 
+def cached_tables(paper: str, sources: Mapping[str, Callable[[], pd.DataFrame]]) -> Tables:
+    """The tables a paper's claims file may name, each built once from `sources` (table name -> builder);
+    a fresh copy per call, and `KeyError` with the valid names for any other name."""
+    build = cache(lambda name: sources[name]())
+
+    def table(name: str) -> pd.DataFrame:
+        if name not in sources:
+            raise KeyError(f"unknown {paper} table {name!r}; expected one of {tuple(sources)}")
+        return build(name).copy()
+
+    return table
+
+
 def paper_tables(paper: str) -> Tables:
     """The paper's printed tables (and derived views) by name, as its claims module provides them."""
     return _module(paper).table

@@ -8,7 +8,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pandas as pd
 
 from . import PAPERS, TIERS
 

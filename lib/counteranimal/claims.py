@@ -15,12 +15,11 @@ Every table is tidy with a `value` column. Readings used throughout (each eviden
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 
 import pandas as pd
 
-from ..claims import Claim, Tables, Verdict, load_claims, unverifiable
+from ..claims import Claim, Tables, Verdict, cached_tables, load_claims
 from ..claims import claims_for as _claims_for
 from ..findings import Finding
 from .classwise import classwise_frame, implied_group_sizes, leave_one_out_count
@@ -96,16 +95,7 @@ TABLE_SOURCES: dict[str, Callable[[], pd.DataFrame]] = {
 TABLE_NAMES: tuple[str, ...] = tuple(TABLE_SOURCES)
 
 
-@functools.cache
-def _table(name: str) -> pd.DataFrame:
-    return TABLE_SOURCES[name]()
-
-
-def table(name: str) -> pd.DataFrame:
-    """A table the claims file may name (a fresh copy)."""
-    if name not in TABLE_SOURCES:
-        raise KeyError(f"unknown counteranimal table {name!r}; expected one of {TABLE_NAMES}")
-    return _table(name).copy()
+table = cached_tables(PAPER, TABLE_SOURCES)  # the tables the claims file may name
 
 
 def _verdict_of_findings(findings: list[tuple[str, Finding]]) -> Verdict:

@@ -13,13 +13,12 @@ The theory claims (Table 1, Theorems 1 and 2, Fig. 1) are judged with our metric
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 
-from ..claims import Claim, Tables, Verdict, holds, load_claims
+from ..claims import Claim, Tables, Verdict, cached_tables, holds, load_claims
 from ..claims import claims_for as _claims_for
 from ..claims import format_ledger  # noqa: F401  (re-exported for the notebooks)
 from .accuracies import HEADS, PAPER, drops, quoted, quoted_radii
@@ -35,16 +34,7 @@ TABLE_NAMES: tuple[str, ...] = tuple(TABLE_SOURCES)
 THEOREM2_SETS = 200  # seeded random sets for Theorem 2
 
 
-@functools.cache
-def _table(name: str) -> pd.DataFrame:
-    return TABLE_SOURCES[name]()
-
-
-def table(name: str) -> pd.DataFrame:
-    """A table the claims file may name (a fresh copy)."""
-    if name not in TABLE_SOURCES:
-        raise KeyError(f"unknown fm_perturbations table {name!r}; expected one of {TABLE_NAMES}")
-    return _table(name).copy()
+table = cached_tables(PAPER, TABLE_SOURCES)  # the tables the claims file may name
 
 
 def _quoted_drop(perturbation: str, dataset: str) -> Verdict:

@@ -28,7 +28,6 @@ from ..claims import Claim, OurRun, Tables, Verdict, holds, load_claims, numbers
 from ..claims import claims_for as _claims_for
 from .tables import (
     AVG_OOD,
-    IMAGENET,
     METHODS,
     SHORT,
     SUITE,

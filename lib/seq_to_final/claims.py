@@ -17,12 +17,11 @@ architectures (the Std dev rows), since every cell is a single run.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 
 import pandas as pd
 
-from ..claims import Tables, Verdict
+from ..claims import Tables, Verdict, cached_tables
 from ..claims import claims_for as _claims_for
 from .tables import ACCURACY_TABLES, PAPER, accuracies, shift_metrics, table02, table15
 
@@ -48,16 +47,7 @@ TABLE_NAMES: tuple[str, ...] = tuple(TABLE_SOURCES)
 BESPOKE: dict[str, Callable[[Tables], Verdict]] = {}
 
 
-@functools.cache
-def _table(name: str) -> pd.DataFrame:
-    return TABLE_SOURCES[name]()
-
-
-def table(name: str) -> pd.DataFrame:
-    """A table the claims file may name (a fresh copy)."""
-    if name not in TABLE_SOURCES:
-        raise KeyError(f"unknown {PAPER} table {name!r}; expected one of {TABLE_NAMES}")
-    return _table(name).copy()
+table = cached_tables(PAPER, TABLE_SOURCES)  # the tables the claims file may name
 
 
 def claims_for(artefact: str):

@@ -33,12 +33,12 @@ import numpy as np
 import pandas as pd
 
 from .. import published
-from ..claims import Claim, OurRun, Tables, Verdict, holds, load_claims, unverifiable
+from ..claims import Claim, OurRun, Tables, Verdict, cached_tables, holds, load_claims, unverifiable
 from ..claims import claims_for as _claims_for
 from ..claims import format_ledger  # noqa: F401  (re-exported: the figure notebooks import it from here)
 from ..metrics.correlation import spearman_confidence_interval
 from .accuracies import published_accuracies, score_table
-from .batch_norm import NO_EFFECT_POINTS, figure04_frame, normalisation_gains
+from .batch_norm import figure04_frame, normalisation_gains
 from .figure02 import PAPER_READING as ID_READING
 from .figure02 import in_domain_matrix, quoted_comparison
 from .scatter import GENERATIVE_METHODS, NAMED_GENERATIVE, backbone_switches, lp_vs_ft, near_ties, panel_statistics, scatter_points
@@ -116,16 +116,7 @@ TABLE_SOURCES: dict[str, Callable[[], pd.DataFrame]] = {
 TABLE_NAMES: tuple[str, ...] = tuple(TABLE_SOURCES)
 
 
-@functools.cache
-def _table(name: str) -> pd.DataFrame:
-    return TABLE_SOURCES[name]()
-
-
-def table(name: str) -> pd.DataFrame:
-    """A table the claims file may name (a fresh copy)."""
-    if name not in TABLE_SOURCES:
-        raise KeyError(f"unknown ssl_protocols table {name!r}; expected one of {TABLE_NAMES}")
-    return _table(name).copy()
+table = cached_tables(PAPER, TABLE_SOURCES)  # the tables the claims file may name
 
 
 OUR_RESAMPLES = 100  # bootstrap resamples of our zoo's models, the replicates of our run's claims
