@@ -62,6 +62,12 @@ def not_checkable(paper: str, artefact: str, quantity: str, printed: str, note: 
     return AuditRow(paper, artefact, quantity, str(printed), math.nan, math.nan, math.nan, "not_checkable", note)
 
 
+def count_line(rows: pd.DataFrame) -> str:
+    """'n rows: ok a, mismatch b, not_checkable c' of some audit rows."""
+    counts = rows["status"].value_counts()
+    return f"{len(rows)} rows: " + ", ".join(f"{s} {int(counts.get(s, 0))}" for s in STATUSES)
+
+
 def audit_paper(paper: str) -> pd.DataFrame:
     """All audit rows of one paper, as a frame with the contract's columns."""
     if paper not in PAPERS:

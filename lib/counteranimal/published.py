@@ -82,25 +82,42 @@ def _annotate(frame: pd.DataFrame, artefact: str) -> pd.DataFrame:
     return frame
 
 
+def _clip_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    """CLIP tables: family from the pre-training dataset, model from backbone and dataset."""
+    frame["family"] = frame["pretrain_dataset"].map(family_of)
+    frame["model"] = [clip_model(b, d) for b, d in zip(frame["backbone"], frame["pretrain_dataset"])]
+    frame["high_quality"] = frame["family"] != "CLIP"
+    return frame
+
+
+def _imagenet_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    """ImageNet tables: one family, the backbone is the model."""
+    frame["family"], frame["pretrain_dataset"], frame["high_quality"] = "ImageNet", "ImageNet-1K", False
+    frame["model"] = frame["backbone"]
+    return frame
+
+
+def _table05_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    """Table 5: family, backbone and dataset parsed from the printed model name."""
+    parsed = [_parse_table05_model(m) for m in frame["model"]]
+    frame["family"] = [p[0] for p in parsed]
+    frame["backbone"] = [p[1] for p in parsed]
+    frame["pretrain_dataset"] = [p[2] for p in parsed]
+    frame["high_quality"] = frame["family"].isin(["CLIP-DC", "CLIP-DFN"])
+    return frame
+
+
+# How each model-level table names its models.
+MODEL_READERS = {**{a: _clip_rows for a in (*CLIP_TABLES, "table09")},
+                 **{a: _imagenet_rows for a in IMAGENET_TABLES}, "table05": _table05_rows}
+
+
 def model_table(artefact: str) -> pd.DataFrame:
     """A model-level table (3, 4, 5, 9–14) as `artefact, setup, family, model, backbone, pretrain_dataset,
     checkpoint, high_quality, metric, printed, value, params_m, data_m`."""
-    frame = raw(artefact)
-    if artefact in CLIP_TABLES or artefact == "table09":
-        frame["family"] = frame["pretrain_dataset"].map(family_of)
-        frame["model"] = [clip_model(b, d) for b, d in zip(frame["backbone"], frame["pretrain_dataset"])]
-        frame["high_quality"] = frame["family"] != "CLIP"
-    elif artefact in IMAGENET_TABLES:
-        frame["family"], frame["pretrain_dataset"], frame["high_quality"] = "ImageNet", "ImageNet-1K", False
-        frame["model"] = frame["backbone"]
-    elif artefact == "table05":
-        parsed = [_parse_table05_model(m) for m in frame["model"]]
-        frame["family"] = [p[0] for p in parsed]
-        frame["backbone"] = [p[1] for p in parsed]
-        frame["pretrain_dataset"] = [p[2] for p in parsed]
-        frame["high_quality"] = frame["family"].isin(["CLIP-DC", "CLIP-DFN"])
-    else:
-        raise ValueError(f"{artefact} is not a model-level table")
+    if artefact not in MODEL_READERS:
+        raise ValueError(f"{artefact} is not a model-level table; those are {sorted(MODEL_READERS)}")
+    frame = MODEL_READERS[artefact](raw(artefact))
     if "checkpoint" not in frame:
         frame["checkpoint"] = ""
     frame = _annotate(frame, artefact)

@@ -10,6 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from ..audit import count_line as audit_summary  # noqa: F401  (the notebooks' audit count line)
 from ..plotting import heatmap
 from . import formatting, summaries
 from .audit import parameter_audits, printed_number_audits
@@ -34,21 +35,18 @@ def _audit_frame() -> pd.DataFrame:
     return pd.DataFrame([asdict(r) for r in printed_number_audits()])
 
 
+# Audit rows computed apart from the printed-number audits, per artefact: Table 7's parameter counts
+# need our architecture builders, which import torch.
+SEPARATE_AUDITS = {"table07": parameter_audits}
+
+
 def audit_rows(artefact: str) -> pd.DataFrame:
-    """The audit rows of one artefact (Table 7's include the parameter counts of our builders, which
-    import torch; no other artefact's do)."""
+    """The audit rows of one artefact, with its `SEPARATE_AUDITS` if it has any."""
     frame = _audit_frame()
     rows = frame[frame["artefact"] == artefact]
-    if artefact == "table07":
-        rows = pd.concat([rows, pd.DataFrame([asdict(r) for r in parameter_audits()])])
+    if artefact in SEPARATE_AUDITS:
+        rows = pd.concat([rows, pd.DataFrame([asdict(r) for r in SEPARATE_AUDITS[artefact]()])])
     return rows.reset_index(drop=True)
-
-
-def audit_summary(rows: pd.DataFrame) -> str:
-    """'n rows: ok a, mismatch b, not_checkable c'."""
-    counts = rows["status"].value_counts()
-    statuses = ("ok", "mismatch", "not_checkable")
-    return f"{len(rows)} rows: " + ", ".join(f"{s} {int(counts.get(s, 0))}" for s in statuses)
 
 
 def _format_cells(ax: plt.Axes, matrix: pd.DataFrame, bold: dict[str, list[str]], italic: dict[str, list[str]]) -> None:
@@ -159,16 +157,26 @@ def draw_table04() -> tuple[plt.Figure, pd.DataFrame]:
     return fig, sizes.rename("samples").reset_index()
 
 
+def _step_panels(frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Table 5: per metric, sequence × step."""
+    panels = {m: frame[frame["metric"] == m].pivot(index="sequence", columns="step", values="value")
+              .reindex(list(dict.fromkeys(frame["sequence"]))) for m in ("W_X", "W_XgivenY")}
+    return {m: p.rename(columns=lambda s: f"t = {s}") for m, p in panels.items()}
+
+
+def _decade_panels(frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Table 6: decade × metric."""
+    order = list(dict.fromkeys(frame["time_period"]))
+    return {"W to the 2000s": frame.pivot(index="time_period", columns="metric", values="value").reindex(order)}
+
+
+SHIFT_PANELS = {"table05": _step_panels, "table06": _decade_panels}
+
+
 def draw_shift_table(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
     """Table 5 (sequence × step per metric) or Table 6 (decade × metric): the normalised W2 distances."""
     frame = shift_metrics(artefact)
-    if artefact == "table05":
-        panels = {m: frame[frame["metric"] == m].pivot(index="sequence", columns="step", values="value")
-                  .reindex(list(dict.fromkeys(frame["sequence"]))) for m in ("W_X", "W_XgivenY")}
-        panels = {m: p.rename(columns=lambda s: f"t = {s}") for m, p in panels.items()}
-    else:
-        order = list(dict.fromkeys(frame["time_period"]))
-        panels = {"W to the 2000s": frame.pivot(index="time_period", columns="metric", values="value").reindex(order)}
+    panels = SHIFT_PANELS[artefact](frame)
     fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 3.4), squeeze=False)
     for ax, (name, matrix) in zip(axes[0], panels.items()):
         heatmap(ax, matrix, center=1.0, fmt=".2f", vmin=0.5, vmax=1.8, title=name)

@@ -31,9 +31,11 @@ def test_unknown_artefact_names_the_valid_ones():
         draw("table25")  # a question, but no printed body to draw
 
 
-@pytest.mark.parametrize("module", ["figures.py", "ours_experiments.py", "ours.py", "pairs.py"])
+@pytest.mark.parametrize("module", ["imagenet_rib/figures.py", "imagenet_rib/ours_experiments.py", "imagenet_rib/ours.py",
+                                    "imagenet_rib/pairs.py", "seq_to_final/figures.py", "counteranimal/published.py",
+                                    "counteranimal/figures.py", "fm_perturbations/figures.py"])
 def test_no_branch_on_an_artefact_name(module):
-    path = ROOT / "lib/imagenet_rib" / module
+    path = ROOT / "lib" / module
     if not path.exists():
         pytest.skip(f"{module} not present")
     assert not NAME_BRANCH.findall(path.read_text()), module
