@@ -15,7 +15,7 @@ was expected.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +129,22 @@ def read_settings(path: str | Path, annotations: dict[str, str]) -> dict[str, An
     params file: exactly the names of `annotations` (name -> annotation text), each of its type."""
     declared = {name: Parameter(name, annotation, None) for name, annotation in annotations.items()}
     return validate(read_params_file(path), declared, path, declarer="the settings schema")
+
+
+class SettingsFile:
+    """Base of a settings dataclass read strictly from a YAML file: `load(path)` takes exactly the
+    dataclass's fields, each of its annotated type, then runs the subclass's `validate(path)`."""
+
+    @classmethod
+    def load(cls, path: str | Path):
+        """Read and validate a settings file: unknown, missing or mistyped keys and unknown names stop here."""
+        path = resolve(path)
+        settings = cls(**read_settings(path, {f.name: f.type for f in fields(cls)}))
+        settings.validate(path)
+        return settings
+
+    def validate(self, path: Path) -> None:
+        """Checks beyond the types (names against the registries ...); none by default."""
 
 
 def tier_of(params_file: str | Path) -> str:

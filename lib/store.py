@@ -11,12 +11,15 @@ state is seeded from the run's key).
 Layout under the results root:
 
     <root>/<paper>/runs/<key>.parquet     per-item rows + config + provenance columns
+    <root>/<paper>/summaries/<key>.parquet   a summary of a set of runs (`Store.summary`)
     <root>/features/<key>.npz             the feature cache (see FeatureCache)
 """
 
 from __future__ import annotations
 
+import inspect
 import logging
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -119,6 +122,21 @@ class Store:
             if not self.has(config):
                 computed += self.run(config, compute, context, wait=False) is not None
         return computed
+
+    def summary(self, jobs: Sequence[tuple[dict[str, Any], Callable[[], pd.DataFrame]]],
+                summarise: Callable[[pd.DataFrame], pd.DataFrame], context: RunContext = RunContext()) -> pd.DataFrame:
+        """`summarise(rows)` of every job's run (computed first where missing), concatenated in the
+        jobs' order and cached as one file under `<root>/<paper>/summaries/`, keyed by the runs' keys
+        and the source of the module defining `summarise`: every notebook reading the same runs then
+        reads one small file instead of every run's per-item rows."""
+        key = config_hash({"runs": [run_key(config) for config, _ in jobs], "summarise": summarise.__qualname__,
+                           "source": inspect.getsource(sys.modules[summarise.__module__])})
+
+        def make() -> pd.DataFrame:
+            return pd.concat([summarise(rows) for rows in self.run_all(jobs, context)], ignore_index=True)
+
+        return load_or_make(self.root / self.paper / "summaries" / f"{key}.parquet", pd.read_parquet, make,
+                            lambda frame, tmp: frame.to_parquet(tmp, index=False))
 
     @staticmethod
     def _with_provenance(

@@ -73,7 +73,8 @@ from ..models.standins import STANDINS, build_standin
 from ..params import Parameter, ParamsError, matches, read_params_file, validate as validate_values
 from ..paths import REPO_ROOT
 from ..store import RunContext, Store, run_key
-from ..train.loop import Batches, TrainConfig, predict_logits, tensor_batches, train
+from ..train.loop import Batches, TrainConfig, tensor_batches, train
+from ..evaluate.predictions import hits, predict_ranked, prediction_frame
 from ..finetune.methods import BestEpoch, EpochHook, MethodSettings, post_hoc, train_method
 from .methods import METHODS, POST_HOC, TRAINED, ZERO_SHOT_METHODS
 from .suite_data import OBJECTNET_EVALUATIONS, EmbeddedSuite, RegistrySuite, TrainingSplit, registry_finetune_datasets
@@ -358,8 +359,9 @@ class Benchmark:
         return pd.concat(list(self._runs()), ignore_index=True)
 
     def run_accuracies(self) -> pd.DataFrame:
-        """`accuracies(self.run())`, one run at a time: the per-item rows of one run in memory at most."""
-        return pd.concat([accuracies(rows) for rows in self._runs()], ignore_index=True)
+        """`accuracies(self.run())`, one run at a time (the per-item rows of one run in memory at
+        most), kept as the store's summary of these runs."""
+        return self.store.summary(self.jobs(), accuracies, self.context)
 
     def _runs(self) -> Iterator[pd.DataFrame]:
         """The per-item rows of each run in turn, computed (and stored) or read back from the store."""
@@ -440,18 +442,12 @@ class Benchmark:
 
     def _accuracy(self, model: nn.Module, batches: Batches, suite: Suite, name: str) -> float:
         """Accuracy (%) of `model` on `batches` of dataset `name` (its mask applied); the model stays put."""
-        predictions, targets = self._predictions(model, batches, suite, name)
-        return 100.0 * float((predictions == targets).float().mean())
+        ranked, targets = self._ranked(model, batches, suite, name)
+        return 100.0 * float((ranked[:, 0] == targets).mean())
 
-    def _predictions(self, model: nn.Module, batches: Batches, suite: Suite, name: str) -> tuple[torch.Tensor, torch.Tensor]:
-        """Predicted classes and targets of every item of `batches` of dataset `name`, batch by batch
-        (no dataset's logits are kept: ImageNet-C's would take 15 GB)."""
-        predictions, targets = [], []
-        for batch in batches:
-            logits, target = predict_logits(model, [batch], self.s.device, amp=self.s.config("finetune", 0).amp)
-            predictions.append(suite.predictions(name, logits))
-            targets.append(target)
-        return torch.cat(predictions), torch.cat(targets)
+    def _ranked(self, model: nn.Module, batches: Batches, suite: Suite, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """Top-1 classes and targets of every item of `batches` of dataset `name` (the shared runner)."""
+        return predict_ranked(model, batches, suite.ranker(name), self.s.device, amp=self.s.config("finetune", 0).amp)
 
     # -- models ----------------------------------------------------------------------------------
     def pretrained(self, regime: str, seed: int) -> nn.Module:
@@ -570,9 +566,8 @@ class Benchmark:
         during training)."""
         frames = []
         for name, evaluation in suite.evaluation_sets().items():
-            predictions, targets = self._predictions(model, evaluation.batches, suite, name)
-            frames.append(pd.DataFrame({"eval_dataset": name, "part": evaluation.parts, "item": np.arange(len(targets)),
-                                        "target": targets.numpy(), "prediction": predictions.numpy()}))
+            ranked, targets = self._ranked(model, evaluation.batches, suite, name)
+            frames.append(prediction_frame(targets, ranked, eval_dataset=name, part=evaluation.parts))
         if release:
             model.cpu()
         return pd.concat(frames, ignore_index=True)
@@ -597,7 +592,7 @@ def accuracies(runs: pd.DataFrame) -> pd.DataFrame:
     over the evaluation dataset's parts (ImageNet-C: its 75 corruption x severity splits). The run
     columns of some variants are kept: `epoch` (Fig. 13) and `selected_epoch` (App. E)."""
     keys = ["regime", "seed", "method", "finetune_dataset", "eval_dataset"] + [c for c in RUN_COLUMNS if c in runs]
-    correct = runs.assign(correct=runs["target"] == runs["prediction"])
+    correct = runs.assign(correct=hits(runs))
     per_part = correct.groupby([*keys, "part"], sort=False, observed=True, dropna=False)["correct"].mean()
     return (100.0 * per_part.groupby(level=keys, sort=False, dropna=False).mean()).rename("accuracy").reset_index()
 

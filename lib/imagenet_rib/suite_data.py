@@ -12,8 +12,13 @@ Both suites give the benchmark the same things:
   parts' accuracies (ImageNet-C: 15 corruptions x 5 severities, parts named `<corruption>/<severity>`;
   every other dataset has the one part "");
 - `mask(name)`: the boolean logit mask of a dataset's classes over the model's outputs (None: all);
-- `predictions(name, logits)`: the predicted classes, scored against the dataset's targets;
+- `ranker(name, k)`: the k best classes of each item's logits (its mask applied), scored against the
+  dataset's targets (`lib.evaluate.predictions`);
 - `fisher_batches(n_images, batch_size, seed)`: a seeded subset of the reference set (EWC's Fisher).
+
+Both read their images through the shared sources of `lib.data.source` (`EmbeddedSource`,
+`RegistrySource`), as every paper's runs do; what is specific to the benchmark (class-subset masks,
+ObjectNet's scoring, the reference set, the training splits) is here.
 """
 
 from __future__ import annotations
@@ -26,12 +31,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import torch
-from torch.utils.data import ConcatDataset, DataLoader, Dataset, Subset
+from torch.utils.data import Dataset, Subset
 
-from ..data.labelled import DatasetMissingError, LabelledImages
 from ..data.objectnet import ObjectNetImages
-from ..data.registry import IMAGENET_C_CORRUPTIONS, IMAGENET_C_SEVERITIES, DatasetSpec, open_spec, spec
-from ..data.shifts import Domain, make_domain
+from ..data.registry import IMAGENET_C_SEVERITIES, spec
+from ..data.source import EmbeddedSource, RegistrySource, concatenated, part_labels, part_targets
+from ..data.shifts import Domain
+from ..evaluate.predictions import Ranker, top_k
 from ..finetune.methods import masked
 from ..train.loop import Batches, tensor_batches
 
@@ -83,11 +89,6 @@ class TrainingSplit:
         return np.sort(np.concatenate(train)), np.sort(np.concatenate(validation))
 
 
-def part_labels(names: Sequence[str], sizes: Sequence[int]) -> pd.Categorical:
-    """The part of every item when parts of these sizes are read one after the other."""
-    return pd.Categorical.from_codes(np.repeat(np.arange(len(names)), sizes), categories=list(names))
-
-
 def seeded_subset(count: int, n_items: int, seed: int) -> torch.Tensor:
     """Sorted indices of `n_items` of `count` items drawn without replacement with `seed`."""
     if not 0 < n_items <= count:
@@ -118,8 +119,8 @@ class EmbeddedSuite(FineTuningBatches):
         self.reference = pretrain_domain
         self.names = list(suite)
         self.class_subsets = class_subsets
-        self.pretraining: Domain = make_domain(pretrain_domain, image_size)
-        self.domains = {name: make_domain(name, image_size) for name in suite}
+        self.source = EmbeddedSource(image_size)
+        self.pretraining: Domain = self.source.domain(pretrain_domain)
 
     def mask(self, name: str) -> torch.Tensor | None:
         if name not in self.class_subsets:
@@ -130,11 +131,7 @@ class EmbeddedSuite(FineTuningBatches):
 
     def split(self, name: str, split: str) -> tuple[torch.Tensor, torch.Tensor]:
         """`(images, labels)` of a suite dataset's `train` or `test` split, restricted to its class subset."""
-        domain = self.domains[name]
-        if split == "train":
-            images, labels = domain.train_images, domain.train_labels
-        else:
-            images, labels = domain.test_images, domain.test_labels
+        images, labels = self.source.items(name, split)
         mask = self.mask(name)
         return (images, labels) if mask is None else (images[mask[labels]], labels[mask[labels]])
 
@@ -161,8 +158,10 @@ class EmbeddedSuite(FineTuningBatches):
                                     part_labels([""], [len(labels)]))
                 for name, (images, labels) in splits.items()}
 
-    def predictions(self, name: str, logits: torch.Tensor) -> torch.Tensor:
-        return masked(logits, self.mask(name)).argmax(dim=1)
+    def ranker(self, name: str, k: int = 1) -> Ranker:
+        rank = top_k(k)
+        mask = self.mask(name)
+        return lambda logits: rank(masked(logits, mask))
 
     def fisher_batches(self, n_images: int, batch_size: int, seed: int) -> Batches:
         images, labels = self.pretraining.train_images, self.pretraining.train_labels
@@ -178,42 +177,6 @@ class EmbeddedSuite(FineTuningBatches):
             images, labels = self.split(name, "test")
         keep = seeded_subset(len(labels), n_images, seed)
         return images[keep], labels[keep]
-
-
-class Transformed(Dataset):
-    """`(transform(image), target)` of a dataset that yields PIL images."""
-
-    def __init__(self, data: Dataset, transform: Callable) -> None:
-        self.data, self.transform = data, transform
-
-    def __len__(self) -> int:
-        return len(self.data)
-
-    def __getitem__(self, i: int):
-        image, target = self.data[i]
-        return self.transform(image), target
-
-
-def open_parts(s: DatasetSpec, root: str | None = None) -> dict[str, LabelledImages]:
-    """Every part of a registered dataset, untransformed: ImageNet-C's 75 `<corruption>/<severity>`
-    folders, or the one folder (part ""); a dataset with splits (StanfordCars) is read from its
-    `train` split (it is only ever fine-tuned on). Raises one DatasetMissingError naming every missing folder."""
-    if not s.path(root).is_dir():
-        raise DatasetMissingError(s.missing_message(root))
-    if s.layout != "imagenet_c":
-        return {"": open_spec(s, root, split="train" if s.splits else None)}
-    parts, missing = {}, []
-    for c in IMAGENET_C_CORRUPTIONS:
-        for k in IMAGENET_C_SEVERITIES:
-            try:
-                parts[f"{c}/{k}"] = open_spec(s, root, corruption=c, severity=k)
-            except DatasetMissingError:
-                missing.append(f"{c}/{k}")
-    if missing:
-        raise DatasetMissingError(
-            f"dataset '{s.name}': {len(missing)} of 75 split folders missing under {s.path(root)}: {', '.join(missing)}"
-        )
-    return parts
 
 
 class RegistrySuite(FineTuningBatches):
@@ -256,67 +219,55 @@ class RegistrySuite(FineTuningBatches):
         self.names, self.reference = list(suite), reference
         self.objectnet_evaluation = objectnet_evaluation
         self.imagenet_c_finetune_severities = tuple(imagenet_c_finetune_severities)
-        self.workers = workers
-        self.transform = transform
-        self.parts: dict[str, dict[str, LabelledImages]] = {}
         self.finetune_only = [name for name in finetune_only if name not in [*self.names, reference]]
-        missing = []
-        for name in [*self.names, reference, *self.finetune_only]:
-            try:
-                self.parts[name] = open_parts(spec(name), root)
-            except DatasetMissingError as error:
-                missing.append(str(error))
-        if missing:
-            raise DatasetMissingError(f"{len(missing)} dataset(s) of the ImageNet-RIB suite missing:\n" + "\n".join(missing))
-        self.masks = {name: torch.stack([torch.as_tensor(data.logit_mask()) for data in parts.values()]).any(dim=0)
-                      for name, parts in self.parts.items()}
+        names = [*self.names, reference, *self.finetune_only]
+        # fine-tuned on and evaluated on the same items; a dataset with splits is read from `train`
+        self.source = RegistrySource({name: (_reference(name),) * 2 for name in names}, transform,
+                                     split_shared=False, workers=workers, root=root)
+        self.masks = {name: torch.stack([torch.as_tensor(data.logit_mask()) for data in self._parts(name).values()]).any(dim=0)
+                      for name in names}
 
     def with_transform(self, transform: Callable) -> RegistrySuite:
         """The same opened datasets read through another transform."""
         suite = copy.copy(self)
-        suite.transform = transform
+        suite.source = self.source.with_transform(transform)
         return suite
+
+    def _parts(self, name: str) -> dict:
+        return self.source.parts(name, "test")
 
     def _objectnet(self, name: str) -> ObjectNetImages | None:
         """The dataset if `name` is ObjectNet (scored through its class mapping)."""
-        data = next(iter(self.parts[name].values()))
+        data = next(iter(self._parts(name).values()))
         return data if isinstance(data, ObjectNetImages) else None
 
-    def _loader(self, data: Dataset, batch_size: int, seed: int | None) -> DataLoader:
-        if self.transform is None:
-            raise ValueError("RegistrySuite has no transform: use with_transform(the model's eval transform)")
-        generator = None if seed is None else torch.Generator().manual_seed(seed)
-        return DataLoader(Transformed(data, self.transform), batch_size=batch_size, shuffle=seed is not None,
-                          generator=generator, num_workers=self.workers, pin_memory=torch.cuda.is_available())
-
-    def _finetuning_images(self, name: str) -> tuple[Dataset, list[int]]:
+    def _finetuning_images(self, name: str) -> tuple[Dataset, np.ndarray]:
         """A fine-tuning dataset (ImageNet-C: its fine-tuning severities) and the target of every item."""
         if registry_finetune_datasets([name]) != [name]:
             raise TrainingForbiddenError(
                 f"{name} is for evaluation only ({spec(name).licence}): the benchmark evaluates on it and never "
                 "fine-tunes on it, although the paper did (Sec. 3)"
             )
-        parts = self.parts[name]
+        parts = self.source.parts(name, "train")
         if spec(name).layout == "imagenet_c":
             parts = {p: d for p, d in parts.items() if int(p.rsplit("/", 1)[1]) in self.imagenet_c_finetune_severities}
-        return ConcatDataset(list(parts.values())), [t for data in parts.values() for t in data.targets]
+        return concatenated(parts), part_targets(parts)
 
     def _split_batches(self, name: str, batch_size: int, seed: int, split: TrainingSplit, part: int) -> Batches:
         data, targets = self._finetuning_images(name)
         if split != TrainingSplit():
             data = Subset(data, split.indices(targets, seed)[part].tolist())
-        return self._loader(data, batch_size, seed if part == 0 else None)
+        return self.source.loader(data, batch_size, seed if part == 0 else None)
 
     def own_class_names(self, name: str) -> list[str] | None:
         """The class names of a dataset with its own label space (StanfordCars); None in ImageNet's."""
-        data = next(iter(self.parts[name].values()))
+        data = next(iter(self._parts(name).values()))
         return list(data.class_names) if data.label_space == "own" else None
 
     def evaluation_sets(self) -> dict[str, EvaluationSet]:
         """One loader over all parts of a dataset (ImageNet-C: 75 folders, one set of workers)."""
-        return {name: EvaluationSet(self._loader(ConcatDataset(list(parts.values())), EVAL_BATCH, None),
-                                    part_labels(list(parts), [len(data) for data in parts.values()]))
-                for name, parts in self.parts.items() if name not in self.finetune_only}
+        return {name: EvaluationSet(self.source.batches(name, "test", EVAL_BATCH), self.source.part_labels(name, "test"))
+                for name in [*self.names, self.reference]}
 
     def mask(self, name: str) -> torch.Tensor | None:
         if self._objectnet(name) is not None and self.objectnet_evaluation == "full_1000":
@@ -324,19 +275,26 @@ class RegistrySuite(FineTuningBatches):
         mask = self.masks[name]  # the union over the dataset's parts
         return None if mask.all() else mask
 
-    def predictions(self, name: str, logits: torch.Tensor) -> torch.Tensor:
-        predicted = masked(logits, self.mask(name)).argmax(dim=1)
-        objectnet = self._objectnet(name)
-        return predicted if objectnet is None else objectnet.project_predictions(predicted)
+    def ranker(self, name: str, k: int = 1) -> Ranker:
+        """The k best classes (mask applied); ObjectNet's mapped onto its own targets."""
+        rank, mask, objectnet = top_k(k), self.mask(name), self._objectnet(name)
+        if objectnet is None:
+            return lambda logits: rank(masked(logits, mask))
+        return lambda logits: objectnet.project_predictions(torch.as_tensor(rank(masked(logits, mask)))).numpy()
 
     def fisher_batches(self, n_images: int, batch_size: int, seed: int) -> Batches:
-        (data,) = self.parts[self.reference].values()
-        return self._loader(Subset(data, seeded_subset(len(data), n_images, seed).tolist()), batch_size, None)
+        data = self.source.dataset(self.reference, "test")
+        return self.source.loader(Subset(data, seeded_subset(len(data), n_images, seed).tolist()), batch_size)
 
     def sample(self, name: str, n_images: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
         """`(images, labels)` of `n_images` evaluation images of a suite dataset or of the reference,
         drawn with `seed` over all its parts, read through the transform."""
-        data = ConcatDataset(list(self.parts[name].values()))
-        batches = self._loader(Subset(data, seeded_subset(len(data), n_images, seed).tolist()), EVAL_BATCH, None)
+        data = self.source.dataset(name, "test")
+        batches = self.source.loader(Subset(data, seeded_subset(len(data), n_images, seed).tolist()), EVAL_BATCH)
         images, labels = zip(*batches)
         return torch.cat(images), torch.cat(labels)
+
+
+def _reference(name: str) -> str:
+    """The registry reference the benchmark reads a dataset from: `name`, or its `train` split."""
+    return f"{name}:train" if spec(name).splits else name

@@ -34,7 +34,7 @@ from .inaturalist import figure_s4_cells, seed_points
 from .scatter import FIGURE06_DATASETS, LinearFit, linear_fit, paper_and_ours_scatter, scatter_points, xy_points
 from .scatter import lp_vs_ft as paper_lp_vs_ft
 from .shift_groups import IMAGENET_D, IN_DOMAIN, PAPER_MODEL_COUNT, group_correlations
-from .study import Study, StudySettings, accuracies
+from .study import Study, StudySettings
 
 OOD_COLUMNS = {"kNN": "kNN_N", "LP": "LP_BN", "FT": "FT"}
 
@@ -44,7 +44,7 @@ def run_study(study_params: str, results_dir: str, params_file: str = "") -> tup
     (with the `tier` the settings file's folder names: `params/<tier>/ssl_protocols/…`)."""
     settings = StudySettings.load(study_params)
     context = RunContext(params_file=params_file or study_params, device=settings.device)
-    frame = accuracies(Study(settings, Path(results_dir), context).run())
+    frame = Study(settings, Path(results_dir), context).run_accuracies()
     return settings, frame.assign(tier=tier_of(study_params))
 
 

@@ -29,20 +29,20 @@ import torch
 from torch import nn
 
 from ..atomic import load_or_make
-from ..data.shifts import DOMAINS, make_domain
+from ..data.shifts import DOMAINS
+from ..data.source import DataSource, EmbeddedSource, RegistrySource
 from ..data.subsets import class_balanced_indices, per_class_count
 from ..evaluate.features import extract_features
 from ..evaluate.knn import knn_votes
+from ..evaluate.predictions import hits, predict_ranked, prediction_columns, prediction_frame, top_k
 from ..evaluate.ranking import rank_classes
 from ..models.standins import STANDINS, build_standin
-from ..params import ParamsError, read_settings
-from ..paths import REPO_ROOT
+from ..params import ParamsError, SettingsFile
 from ..store import FeatureCache, RunContext, Store, run_key
 from ..train.heads import Classifier, layer_decay_groups, set_drop_path
-from ..train.loop import TrainConfig, predict_logits, train
+from ..train.loop import TrainConfig, train
 from ..train.pretext import OBJECTIVES, pretrain
 from ..train.probe import fit_linear_probe, probe_scores
-from .sources import EmbeddedSource, RegistrySource
 
 log = logging.getLogger(__name__)
 PAPER = "ssl_protocols"
@@ -53,7 +53,7 @@ FEWSHOT_FRACTIONS = {"FT10%": 0.1, "FT1%": 0.01}
 
 
 @dataclass(frozen=True)
-class StudySettings:
+class StudySettings(SettingsFile):
     """One tier's study, as written in `params/<tier>/ssl_protocols/study.yaml`.
 
     `models`: for `source: embedded`, zoo members `objective:standin:epochs` (e.g.
@@ -78,15 +78,6 @@ class StudySettings:
     fewshot_finetune: dict
     vit: dict
     batch_sizes: dict
-
-    @classmethod
-    def load(cls, path: str | Path) -> "StudySettings":
-        """Read and validate a study file: unknown, missing or mistyped keys stop here."""
-        path = REPO_ROOT / path
-        values = read_settings(path, {f.name: f.type for f in fields(cls)})
-        settings = cls(**values)
-        settings.validate(path)
-        return settings
 
     def validate(self, path: Path) -> None:
         """Check names against the registries and the mini domains, before any compute."""
@@ -177,7 +168,7 @@ class Study:
         self.zoo_dir = self.store.root / PAPER / "zoo"
         self.context = context
         self._backbones: dict[str, nn.Module] = {}
-        self._sources: dict[str, Any] = {}
+        self._seen_through: dict[int, RegistrySource] = {}
 
     # -- models -------------------------------------------------------------------------------
     def model_names(self) -> list[str]:
@@ -209,7 +200,7 @@ class Study:
 
             return load_pretrained(s.models[index])
         member = zoo_member(s.models[index])
-        domain = self._source(s.in_domain).domain
+        domain = self._embedded.domain(s.in_domain)
         backbone = build_standin(member.architecture, num_classes=0, image_size=s.image_size, in_chans=1, seed=s.seed)
         spec = {"member": member.name, "domain": domain.name, "image_size": s.image_size, "seed": s.seed, "pretrain": s.pretrain}
         path = self.zoo_dir / f"{run_key(spec)}.pt"
@@ -227,35 +218,37 @@ class Study:
     def dataset_names(self) -> list[str]:
         return self.settings.dataset_labels()
 
-    def _source(self, entry: str, index: int = 0):
-        """The data of `entry`; for registry datasets, seen through the `index`-th model's eval transform."""
-        s = self.settings
-        key = entry if s.source == "embedded" else f"{entry}|{index}"
-        if key not in self._sources:
-            if s.source == "embedded":
-                self._sources[key] = EmbeddedSource(make_domain(entry, s.image_size, s.seed))
-            else:
-                from ..data.transforms import eval_transform
-                from ..models.registry import spec
+    @functools.cached_property
+    def _embedded(self) -> EmbeddedSource:
+        return EmbeddedSource(self.settings.image_size, self.settings.seed)
 
-                _, train_name, test_name = registry_pair(entry)
-                row = spec(s.models[index])
-                transform = eval_transform(row.preprocess, self.backbone(index) if row.preprocess in ("timm_config", "open_clip") else None, row.pretrained)
-                self._sources[key] = RegistrySource(train_name, test_name, transform, s.seed)
-        return self._sources[key]
+    @functools.cached_property
+    def _registry(self) -> RegistrySource:
+        """Every registered dataset of the study, opened once (each named by its settings entry);
+        missing ones raise one DatasetMissingError naming them all."""
+        s = self.settings
+        return RegistrySource({e: registry_pair(e)[1:] for e in [s.in_domain, *s.out_of_domain]}, seed=s.seed, workers=8)
+
+    def data(self, index: int = 0) -> DataSource:
+        """The study's datasets, each named by its settings entry; registered ones seen through the
+        `index`-th model's eval transform."""
+        s = self.settings
+        if s.source == "embedded":
+            return self._embedded
+        if index not in self._seen_through:
+            from ..data.transforms import eval_transform
+            from ..models.registry import spec
+
+            row = spec(s.models[index])
+            backbone = self.backbone(index) if row.preprocess in ("timm_config", "open_clip") else None
+            self._seen_through[index] = self._registry.with_transform(eval_transform(row.preprocess, backbone, row.pretrained))
+        return self._seen_through[index]
 
     def check_inputs(self) -> None:
-        """Open every dataset before any compute; missing ones stop the study with one error listing them all."""
-        from ..data.registry import DatasetMissingError
-
-        missing = []
-        for entry in [self.settings.in_domain, *self.settings.out_of_domain]:
-            try:
-                self._source(entry)
-            except DatasetMissingError as error:
-                missing.append(str(error))
-        if missing:
-            raise DatasetMissingError(f"{len(missing)} dataset(s) of the study are missing:\n- " + "\n- ".join(missing))
+        """Open every registered dataset before any compute: missing ones stop the study with one
+        error listing them all (embedded domain names are checked with the settings)."""
+        if self.settings.source == "registry":
+            self._registry
 
     # -- protocols ----------------------------------------------------------------------------
     def protocols(self, in_domain: bool) -> tuple[str, ...]:
@@ -264,6 +257,10 @@ class Study:
     def run(self) -> pd.DataFrame:
         """Every (model, dataset, protocol) run, computed or read back; per-item ranked predictions."""
         return pd.concat(list(self.store.run_all(self.jobs(), self.context)), ignore_index=True)
+
+    def run_accuracies(self) -> pd.DataFrame:
+        """`accuracies(self.run())`, one run at a time, kept as the store's summary of these runs."""
+        return self.store.summary(self.jobs(), accuracies, self.context)
 
     def precompute(self) -> int:
         """Compute the runs no other process is computing, read nothing back; how many were computed here."""
@@ -297,53 +294,50 @@ class Study:
         return config
 
     def _frozen_features(self, index: int, entry: str) -> tuple[np.ndarray, ...]:
-        s, source = self.settings, self._source(entry, index)
+        s, data = self.settings, self.data(index)
         batch = s.linear_probe["batch_size"]
         out = []
-        for split_name, batches in (("train", lambda: source.train_batches(batch, 0, shuffle=False)), ("test", lambda: source.test_batches(batch))):
+        for split_name in ("train", "test"):
+            batches = functools.partial(data.batches, entry, split_name, batch)
             spec = {"model": self.model_names()[index], "dataset": entry, "split": split_name, "image_size": s.image_size,
                     "seed": s.seed, "pretrain": s.pretrain, "models": s.models[index]}
             out.extend(self.features.get(spec, lambda b=batches: extract_features(self.backbone(index), b(), s.device)))
         return tuple(out)
 
     def _evaluate(self, index: int, entry: str, label: str, protocol: str) -> pd.DataFrame:
-        s, source = self.settings, self._source(entry, index)
-        if protocol in PROBE_PROTOCOLS:
-            train_x, train_y, test_x, test_y = self._frozen_features(index, entry)
-            if protocol.startswith("kNN"):
-                scores = knn_votes(train_x, train_y, test_x, source.num_classes, k=s.knn_k, normalize=protocol == "kNN_N", device=s.device)
-            else:
-                head = fit_linear_probe(train_x, train_y, source.num_classes, s.config("linear_probe", label), batchnorm=protocol == "LP_BN")
-                scores = probe_scores(head, test_x)
+        s, classes = self.settings, self.data(index).num_classes(entry)
+        if protocol not in PROBE_PROTOCOLS:
+            return prediction_frame(*self._finetune(index, entry, label, protocol))
+        train_x, train_y, test_x, test_y = self._frozen_features(index, entry)
+        if protocol.startswith("kNN"):
+            scores = knn_votes(train_x, train_y, test_x, classes, k=s.knn_k, normalize=protocol == "kNN_N", device=s.device)
         else:
-            scores, test_y = self._finetune(index, source, label, protocol)
-        ranked = rank_classes(scores, min(TOP_K, source.num_classes))
-        rows = pd.DataFrame({"item": np.arange(len(test_y)), "target": test_y})
-        for k in range(ranked.shape[1]):
-            rows[f"pred_{k + 1}"] = ranked[:, k]
-        return rows
+            head = fit_linear_probe(train_x, train_y, classes, s.config("linear_probe", label), batchnorm=protocol == "LP_BN")
+            scores = probe_scores(head, test_x)
+        return prediction_frame(test_y, rank_classes(scores, min(TOP_K, classes)))
 
-    def _finetune(self, index: int, source, label: str, protocol: str) -> tuple[np.ndarray, np.ndarray]:
-        s = self.settings
+    def _finetune(self, index: int, entry: str, label: str, protocol: str) -> tuple[np.ndarray, np.ndarray]:
+        """Targets and ranked top-k classes of the test split after fine-tuning under `protocol`."""
+        s, data = self.settings, self.data(index)
         backbone = self.backbone(index)
         block, indices = "finetune", None
         if protocol != "FT":
             block = "fewshot_finetune"
             fraction = FEWSHOT_FRACTIONS[protocol.removesuffix("_BN")]
-            labels = source.train_labels()
+            labels = data.targets(entry, "train")
             indices = class_balanced_indices(labels, per_class_count(labels, fraction), s.seed)
         vit = _is_vit(backbone)
         config = s.config(block, label, label_smoothing=s.vit["label_smoothing"] if vit else 0.0)
         with torch.random.fork_rng():
             torch.manual_seed(s.seed)
-            model = Classifier(backbone, source.num_classes, batchnorm_head=protocol.endswith("_BN"))
+            model = Classifier(backbone, data.num_classes(entry), batchnorm_head=protocol.endswith("_BN"))
         if vit:
             set_drop_path(model.backbone, s.vit["drop_path"])
         groups = layer_decay_groups(model, s.vit["layer_decay"], config.weight_decay) if vit else None
         batch = min(config.batch_size, len(indices) if indices is not None else config.batch_size)
-        train(model, source.train_batches(batch, s.seed, indices=indices), config, groups=groups)
-        logits, targets = predict_logits(model, source.test_batches(config.batch_size), s.device, config.amp)
-        return logits.numpy(), targets.numpy()
+        train(model, data.batches(entry, "train", batch, seed=s.seed, indices=indices), config, groups=groups)
+        ranked, targets = predict_ranked(model, data.batches(entry, "test", config.batch_size), top_k(TOP_K), s.device, config.amp)
+        return targets, ranked
 
 
 def accuracies(runs: pd.DataFrame) -> pd.DataFrame:
@@ -351,12 +345,11 @@ def accuracies(runs: pd.DataFrame) -> pd.DataFrame:
 
     Top-5 on a dataset of fewer than five classes counts every ranked class (it is then 100 %).
     """
-    pred_cols = sorted(c for c in runs.columns if c.startswith("pred_"))
+    ranks = len(prediction_columns(runs))
     rows = []
     keys = ["model", "method", "backbone", "dataset", "protocol"]
     for key, run in runs.groupby(keys, sort=False):
-        hit = run[pred_cols].to_numpy() == run["target"].to_numpy()[:, None]  # missing ranks (NaN) never hit
-        for metric, k in (("top1", 1), ("top5", TOP_K)):
-            value = 100.0 * hit[:, :k].any(axis=1).mean()
+        for metric, k in (("top1", 1), ("top5", min(TOP_K, ranks))):  # missing ranks (NaN) never hit
+            value = 100.0 * hits(run, k).mean()
             rows.append({**dict(zip(keys, key)), "metric": metric, "printed": f"{value:.1f}", "value": value})
     return pd.DataFrame(rows)

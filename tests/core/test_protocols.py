@@ -168,7 +168,7 @@ def test_full_study_without_data_names_every_missing_dataset(tmp_path, monkeypat
     monkeypatch.setenv("ROBUSTNESS_DATA_ROOT", str(tmp_path / "data"))
     settings = StudySettings.load("params/full/ssl_protocols/study.yaml")
     assert len(settings.models) == 26
-    with pytest.raises(DatasetMissingError, match="14 dataset") as error:
+    with pytest.raises(DatasetMissingError, match="15 dataset") as error:  # 14 entries; ImageNet's train and val folders
         Study(settings, tmp_path / "results").run()
     assert "imagenet/train" in str(error.value) and "cifar" in str(error.value)
     assert not (tmp_path / "results").exists()

@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def rows(n: int = 3) -> pd.DataFrame:
-    return pd.DataFrame({"item": range(n), "target": [0, 1, 0][:n], "prediction": [0, 1, 1][:n]})
+    return pd.DataFrame({"item": range(n), "target": [0, 1, 0][:n], "pred_1": [0, 1, 1][:n]})
 
 
 def test_key_is_stable_and_sensitive_to_every_entry():
@@ -39,6 +39,24 @@ def test_run_stores_rows_with_provenance_and_skips_existing(tmp_path):
                    "timm_version", "open_clip_version", "device", "dtype", "duration_s", "model", "seed"):
         assert column in second.columns
     assert second["params_file"].iloc[0] == "p.yaml"
+
+
+def accuracy_of(frame: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({"seed": [frame["seed"].iloc[0]], "accuracy": [(frame["target"] == frame["pred_1"]).mean()]})
+
+
+def test_summary_reads_the_runs_once_and_follows_them(tmp_path):
+    store = Store(tmp_path, "paper")
+    calls = []
+    jobs = [({"model": "m", "seed": s}, lambda: calls.append(1) or rows()) for s in (0, 1)]
+    first = store.summary(jobs, accuracy_of)
+    assert first["seed"].tolist() == [0, 1] and first["accuracy"].tolist() == pytest.approx([2 / 3, 2 / 3])
+    for path in store.runs_dir.glob("*.parquet"):
+        path.unlink()  # a cached summary is read without the runs
+    pd.testing.assert_frame_equal(store.summary(jobs, accuracy_of), first)
+    assert calls == [1, 1] and len(list((tmp_path / "paper" / "summaries").glob("*.parquet"))) == 1
+    store.summary(jobs[:1], accuracy_of)  # other runs: another summary, the missing run computed again
+    assert calls == [1, 1, 1]
 
 
 def test_failed_compute_leaves_nothing(tmp_path):

@@ -230,8 +230,8 @@ def test_registry_suite_refuses_to_train_on_objectnet_and_scores_it_both_ways(fa
     logits = torch.zeros(2, 1000)
     logits[:, 999] = 5.0  # not an ObjectNet class: wins the full 1000-way argmax
     logits[0, CHAIR[1]] = logits[1, BANANA[0]] = 1.0
-    assert masked.predictions("objectnet", logits).tolist() == [CHAIR[0], BANANA[0]]
-    assert full.predictions("objectnet", logits).tolist() == [999, 999]
+    assert masked.ranker("objectnet")(logits).tolist() == [[CHAIR[0]], [BANANA[0]]]
+    assert full.ranker("objectnet")(logits).tolist() == [[999], [999]]
 
 
 def test_registry_benchmark_end_to_end_on_the_fake_tree(fake_root, tmp_path, monkeypatch):
@@ -273,7 +273,7 @@ def test_registry_suite_lists_every_missing_dataset(tmp_path, fake_root):
 # -- metrics from per-item rows --------------------------------------------------------------------
 def test_accuracy_is_the_mean_over_parts_and_ri_skips_datasets_not_fine_tuned_on():
     rows = pd.DataFrame({"regime": "r", "seed": 0, "method": PRETRAINED, "finetune_dataset": "", "eval_dataset": "c",
-                         "part": ["fog/1"] * 4 + ["snow/1"], "target": 0, "prediction": [0, 0, 0, 1, 1]})
+                         "part": ["fog/1"] * 4 + ["snow/1"], "target": 0, "pred_1": [0, 0, 0, 1, 1]})
     assert accuracies(rows)["accuracy"].tolist() == [37.5]  # (75 % + 0 %) / 2, not 3 of 5 items
     acc = pd.DataFrame([
         *[("r", 0, PRETRAINED, "", d, 50.0) for d in "abc"],
