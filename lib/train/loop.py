@@ -17,7 +17,7 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
-from .schedule import scaled_lr, warmup_cosine
+from .schedule import SCHEDULES, scaled_lr
 
 Batches = DataLoader | Sequence[tuple[torch.Tensor, torch.Tensor]]
 Loss = Callable[[nn.Module, torch.Tensor, torch.Tensor], torch.Tensor]
@@ -43,6 +43,7 @@ class TrainConfig:
     seed: int = 0
     device: str = "cpu"
     amp: bool = False
+    schedule: str = "warmup_cosine"  # a key of `schedule.SCHEDULES`; "constant" keeps the peak lr
 
     @property
     def peak_lr(self) -> float:
@@ -83,7 +84,7 @@ def train(
 
     `groups` are optimiser parameter groups, each optionally with an `lr_scale` (default: all
     trainable parameters, weight decay off for 1-D ones). Every step sets each group's lr to
-    `peak_lr × lr_scale × warmup_cosine(step)`. `loss` defaults to `cross_entropy(config.label_smoothing)`.
+    `peak_lr × lr_scale × multiplier(step)` (`config.schedule`; warm-up then cosine by default). `loss` defaults to `cross_entropy(config.label_smoothing)`.
     `on_epoch_end(epoch, model)` (epochs counted from 1) runs after each epoch, e.g. to evaluate or keep
     the model of the best epoch; the model is back in training mode after it. `after_step(model)`
     runs after every optimiser step (e.g. CLIP's clamp of its logit scale).
@@ -100,6 +101,9 @@ def train(
         optimizer = torch.optim.AdamW(groups, lr=config.peak_lr)
     else:
         raise ValueError(f"optimizer must be 'sgd' or 'adamw', got {config.optimizer!r}")
+    if config.schedule not in SCHEDULES:
+        raise ValueError(f"schedule must be one of {sorted(SCHEDULES)}, got {config.schedule!r}")
+    multiplier = SCHEDULES[config.schedule]
     loss = loss if loss is not None else cross_entropy(config.label_smoothing)
     steps_per_epoch = len(batches)
     total = config.epochs * steps_per_epoch
@@ -111,7 +115,7 @@ def train(
         losses = []
         for inputs, targets in batches:
             inputs, targets = inputs.to(device, non_blocking=True), targets.to(device, non_blocking=True)
-            factor = warmup_cosine(step, total, warmup)
+            factor = multiplier(step, total, warmup)
             for group in optimizer.param_groups:
                 group["lr"] = config.peak_lr * group.get("lr_scale", 1.0) * factor
             with torch.autocast(device.type, dtype=torch.bfloat16, enabled=use_amp):
@@ -141,7 +145,7 @@ def predict_logits(model: nn.Module, batches: Iterable[tuple[torch.Tensor, torch
     logits, targets = [], []
     for inputs, target in batches:
         with torch.autocast(torch.device(device).type, dtype=torch.bfloat16, enabled=use_amp):
-            logits.append(model(inputs.to(device)).float().cpu())
+            logits.append(model(inputs.to(device, non_blocking=True)).float().cpu())
         targets.append(target)
     model.train(was_training)
     return torch.cat(logits), torch.cat(targets)

@@ -1,4 +1,5 @@
-"""Learning-rate rules: linear scaling with batch size and linear warm-up followed by cosine decay."""
+"""Learning-rate rules: linear scaling with batch size, and the per-step multipliers `SCHEDULES` by name:
+linear warm-up followed by cosine decay, or a constant rate (e.g. Seq-to-Final's Adam runs)."""
 
 from __future__ import annotations
 
@@ -18,3 +19,11 @@ def warmup_cosine(step: int, total_steps: int, warmup_steps: int) -> float:
         return (step + 1) / warmup_steps
     progress = (step - warmup_steps) / max(total_steps - warmup_steps, 1)
     return 0.5 * (1.0 + math.cos(math.pi * min(progress, 1.0)))
+
+
+def constant(step: int, total_steps: int, warmup_steps: int) -> float:
+    """Multiplier 1 at every step: the peak lr throughout (no warm-up, no decay)."""
+    return 1.0
+
+
+SCHEDULES = {"warmup_cosine": warmup_cosine, "constant": constant}

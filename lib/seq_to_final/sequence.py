@@ -1,0 +1,182 @@
+"""A Seq-to-Final sequence as training data: T + 1 time points of (images, labels) splits, and the groupings
+the methods train on (numpy only, no torch).
+
+`build(spec)` draws a sequence with `sampler.build_sequence` (the official per-step stratified sampler, seeds
+and shift order; see `lib.seq_to_final.sampler`) from a named image pool (`POOLS`) and returns a
+`ShiftSequence`: per step a train and a valid split, plus the shared test split at the final step, each
+holding the shifted uint8 images, the step's labels (after any label flips) and the pool indices the images
+were drawn from. The groupings are those of the official `combine_data_loaders_over_time` callers:
+- `final(split)`: the final step only (baseline, oracle; every method's final-step selection and test);
+- `historical(split)`: steps 0 .. T-1 concatenated (pre-training of FT, LP-FT, ST; selection on the
+  combined historical validation set);
+- `all_steps(split)`: steps 0 .. T concatenated (ERM, IRM and DRO on all steps);
+- `steps_of(split, last)`: the per-step list (domains of IRM/DRO, the sequential and joint methods).
+
+The oracle (`SequenceSpec.oracle`) regenerates the whole sequence with the final train+validation size
+set to the sequence's total (Sec. 3.1: "n samples all from the final step"; the code's 20k for
+6k/4k/6k/4k). Because the sampler shuffles each class's full index list, the oracle's final test split
+holds the same pool images as the baseline's; its order and (for sequences with corruption) its noise
+draws differ, since the final step's random stream runs through a larger training split first. Per-item
+frames therefore carry the test items' `pool_index` (`test_pool_indices`) for matching.
+
+Inputs enter the networks as raw 0-255 floats, channels first (`as_inputs`), as the code feeds them
+(its Normalize/augmentation transforms are bypassed; `shifts.augment` holds the paper's reading).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from .sampler import (DEFAULT_SEED, SEQUENCES, ImagePool, build_sequence, digits_pool,
+                      digits_subpopulation_pool, variable_length_entries, variable_length_sizes)
+
+SPLITS = ("train", "valid", "test")
+
+# Pools a sequence can be drawn from, by name: the embedded stand-ins (no download).
+POOLS: dict[str, Callable[..., ImagePool]] = {
+    "digits": digits_pool,
+    "digits_subpopulations": digits_subpopulation_pool,
+}
+# The paper's pools, which have no loader in lib yet (their registry entries and loaders are the dataset part
+# of issue #10): name -> what is needed and where to get it.
+PAPER_POOLS: dict[str, str] = {
+    "cifar10": "CIFAR-10 (python version, 50,000 train / 10,000 test 32x32 images, 10 classes) from "
+               "https://www.cs.toronto.edu/~kriz/cifar.html, no licence stated",
+    "cifar100_superclasses": "CIFAR-100 (python version) with its 20 coarse labels and the fine labels as "
+                             "sub-populations, from https://www.cs.toronto.edu/~kriz/cifar.html, no licence stated",
+    "portraits": "Portraits (Ginosar et al. 2015) yearbook faces in decade folders, from the Dropbox archive "
+                 "faces_aligned_small_mirrored_co_aligned_cropped_cleaned.tar.gz, no licence stated",
+}
+
+
+def pool_error(name: str) -> str:
+    """The one-line reason a pool name cannot be drawn from."""
+    if name in PAPER_POOLS:
+        return (f"pool {name!r} needs {PAPER_POOLS[name]}; lib has no loader for it yet (use an embedded pool: "
+                f"{sorted(POOLS)})")
+    return f"unknown pool {name!r}; known pools: {sorted(POOLS)}"
+
+
+@dataclass(frozen=True)
+class SequenceSpec:
+    """What to draw: the pool, the target steps' shift entries (e.g. `SEQUENCES["CLR"]`), the
+    train+validation size of every step (source first), the final step's test size, the image size, the
+    seed (the code's default 1007) and the sub-population reading (`shifts.subpopulation_counts`)."""
+
+    pool: str
+    entries: tuple[str, ...]
+    sizes: tuple[int, ...]
+    test_size: int
+    image_size: int = 32
+    seed: int = DEFAULT_SEED
+    subpopulation_reading: str = "code"
+
+    def __post_init__(self) -> None:
+        if self.pool not in POOLS:
+            raise ValueError(pool_error(self.pool))
+        if len(self.sizes) != len(self.entries) + 1:
+            raise ValueError(f"{len(self.entries)} shifted steps need {len(self.entries) + 1} sizes (source first), "
+                             f"got {len(self.sizes)}")
+
+    @property
+    def total_size(self) -> int:
+        """Train+validation samples over all steps (the oracle's final size)."""
+        return int(sum(self.sizes))
+
+    def with_final_size(self, size: int) -> SequenceSpec:
+        """The same sequence with another final train+validation size."""
+        return replace(self, sizes=(*self.sizes[:-1], int(size)))
+
+    def oracle(self) -> SequenceSpec:
+        """The oracle's sequence: all of the sequence's samples at the final step."""
+        return self.with_final_size(self.total_size)
+
+
+def synthetic_spec(name: str, pool: str, sizes: Sequence[int], test_size: int, **options) -> SequenceSpec:
+    """One of the five synthetic sequences (`sampler.SEQUENCES`: CLR, RCL, rrr, TTT, sss) on `pool`."""
+    if name not in SEQUENCES:
+        raise ValueError(f"unknown sequence {name!r}; known: {sorted(SEQUENCES)}")
+    return SequenceSpec(pool, SEQUENCES[name], tuple(int(s) for s in sizes), int(test_size), **options)
+
+
+def variable_length_spec(n_steps: int, pool: str, test_size: int, scale: float = 1.0,
+                         rotation_kind: str = "rotation", **options) -> SequenceSpec:
+    """The n-step rotation sequence of Table 3/14 (sizes times `scale` for the small tiers)."""
+    sizes = tuple(int(round(s * scale)) for s in variable_length_sizes()[n_steps])
+    return SequenceSpec(pool, variable_length_entries(n_steps, rotation_kind), sizes, int(test_size), **options)
+
+
+@dataclass(frozen=True)
+class Split:
+    """Images (N, H, W, 3) uint8, labels (N,) int64 and the pool indices they were drawn from."""
+
+    images: np.ndarray
+    labels: np.ndarray
+    pool_indices: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+
+def combine(splits: Sequence[Split]) -> Split:
+    """The splits concatenated in order (the code's `ConcatDataset` of several steps)."""
+    if not splits:
+        raise ValueError("nothing to combine")
+    return Split(np.concatenate([s.images for s in splits]), np.concatenate([s.labels for s in splits]),
+                 np.concatenate([s.pool_indices for s in splits]))
+
+
+@dataclass(frozen=True)
+class ShiftSequence:
+    """Steps 0 (source) .. T (final) of one drawn sequence; `steps[t][split]` is a `Split`."""
+
+    spec: SequenceSpec
+    steps: tuple[dict[str, Split], ...]
+    num_classes: int
+
+    @property
+    def final_index(self) -> int:
+        return len(self.steps) - 1
+
+    def step(self, index: int, split: str) -> Split:
+        if split not in self.steps[index]:
+            raise KeyError(f"step {index} has splits {sorted(self.steps[index])}, not {split!r} "
+                           "(only the final step has a test split)")
+        return self.steps[index][split]
+
+    def steps_of(self, split: str, last: int | None = None) -> list[Split]:
+        """Steps 0 .. `last` (default: the final step) of one split, one `Split` per step."""
+        last = self.final_index if last is None else last
+        return [self.step(index, split) for index in range(last + 1)]
+
+    def final(self, split: str) -> Split:
+        return self.step(self.final_index, split)
+
+    def historical(self, split: str) -> Split:
+        """Steps 0 .. T-1 concatenated."""
+        return combine(self.steps_of(split, self.final_index - 1))
+
+    def all_steps(self, split: str) -> Split:
+        """Steps 0 .. T concatenated."""
+        return combine(self.steps_of(split))
+
+    def test_pool_indices(self) -> np.ndarray:
+        return self.final("test").pool_indices
+
+
+def build(spec: SequenceSpec) -> ShiftSequence:
+    """Draw the sequence `spec` describes (deterministic in `spec.seed`)."""
+    pool = POOLS[spec.pool](size=spec.image_size)
+    drawn = build_sequence(pool, spec.entries, spec.sizes, spec.test_size, spec.seed, spec.subpopulation_reading)
+    steps = tuple(
+        {split: Split(images, labels, step.pool_indices[split]) for split, (images, labels) in step.splits.items()}
+        for step in drawn)
+    return ShiftSequence(spec, steps, pool.num_classes)
+
+
+def as_inputs(images: np.ndarray) -> np.ndarray:
+    """uint8 (N, H, W, 3) images as the networks' float32 (N, 3, H, W) inputs on 0-255 (no normalisation)."""
+    return np.ascontiguousarray(images.transpose(0, 3, 1, 2), dtype=np.float32)

@@ -1,0 +1,178 @@
+"""Our run of Seq-to-Final: every (sequence × architecture × method × seed) job through the results store.
+
+The settings of a tier live in `params/<tier>/seq_to_final/study.yaml` (`StudySettings`, read strictly:
+an unknown, missing or mistyped key, an unknown sequence, architecture, method, pool or protocol key
+stops with one line before any compute). Each job draws its sequence (`lib.seq_to_final.sequence`), runs
+one method (`lib.seq_to_final.methods.RUNS`) and stores the per-item top-5 predictions on the final
+step's test split (`lib.seq_to_final.training.run`) under the hash of its configuration, so a re-run
+skips what is stored and a killed sweep resumes.
+
+Sequences: the synthetic ones by name (`sampler.SEQUENCES`; "sss" draws from `subpopulation_pool`, the
+others from `pool`) and the variable-length rotation sequences of Table 3/14, named `rotation_<n>` for
+n steps, their sizes Table 3's times `variable_length_scale`.
+
+`accuracies(frame, reading)` turns the stored predictions into one test accuracy per (sequence,
+architecture, seed, Table 1 column); SFT's three schedule runs share one column, taken as the code does
+(best test accuracy) or by validation accuracy.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Callable
+
+import pandas as pd
+
+from ..params import ParamsError, SettingsFile
+from ..store import RunContext, Store
+from .methods import RUNS, Hyper, Settings
+from .sampler import SEQUENCES
+from .sequence import POOLS, SequenceSpec, pool_error, synthetic_spec, variable_length_spec
+from .tables import ARCHITECTURES, PAPER
+
+SUBPOPULATION_SEQUENCES = ("sss",)
+VARIABLE_PREFIX = "rotation_"
+# Protocol keys whose YAML lists become tuples (of pairs, for the decay schedules).
+PAIR_KEYS = ("linear_decays", "exponential_decays")
+
+
+@dataclass(frozen=True)
+class StudySettings(SettingsFile):
+    """One tier's study, as written in `params/<tier>/seq_to_final/study.yaml`.
+
+    `pool` / `subpopulation_pool`: image pools (`sequence.POOLS`) of the class sequences and of "sss";
+    `sequences`: synthetic sequence names; `variable_lengths`: step counts n of the rotation sequences
+    (Table 3 sizes × `variable_length_scale`), run on `variable_length_architectures` only (Table 14: Res-4);
+    `sizes`: train+validation size per step of the synthetic
+    sequences (source first); `architectures`: Table 7 names; `methods`: keys of `methods.RUNS`;
+    `seeds`: training seeds; `data_seed`: the sequences' seed (the code's 1007); `protocol`: fields of
+    `methods.Settings` that differ from the official defaults (`joint` as {lr, weight_decay, dropout})."""
+
+    pool: str
+    subpopulation_pool: str
+    sequences: list[str]
+    variable_lengths: list[int]
+    variable_length_scale: float
+    variable_length_architectures: list[str]
+    sizes: list[int]
+    test_size: int
+    image_size: int
+    architectures: list[str]
+    methods: list[str]
+    seeds: list[int]
+    data_seed: int
+    subpopulation_reading: str
+    protocol: dict
+
+    def validate(self, path: Path | str) -> None:
+        """Check every name against what the code knows, before any compute."""
+        checks = [
+            ("sequence", self.sequences, set(SEQUENCES)),
+            ("architecture", self.architectures + self.variable_length_architectures, set(ARCHITECTURES)),
+            ("method", self.methods, set(RUNS)),
+            ("protocol key", list(self.protocol), {f.name for f in fields(Settings)}),
+        ]
+        for what, names, known in checks:
+            unknown = [name for name in names if name not in known]
+            if unknown:
+                raise ParamsError(f"{path}: unknown {what} {unknown}; known: {sorted(known)}")
+        for pool in (self.pool, self.subpopulation_pool):
+            if pool not in POOLS:
+                raise ParamsError(f"{path}: {pool_error(pool)}")
+        if self.subpopulation_reading not in ("code", "paper"):
+            raise ParamsError(f"{path}: subpopulation_reading must be 'code' or 'paper', got {self.subpopulation_reading!r}")
+        try:
+            self.method_settings()
+            self.specs()
+        except (TypeError, ValueError, KeyError) as error:
+            raise ParamsError(f"{path}: {error}") from None
+
+    def method_settings(self) -> Settings:
+        """The protocol block as `methods.Settings` (lists as tuples, `joint` as a `Hyper`)."""
+        values: dict[str, Any] = {}
+        for key, value in self.protocol.items():
+            if key == "joint":
+                value = Hyper(**value)
+            elif key in PAIR_KEYS:
+                value = tuple(tuple(pair) for pair in value)
+            elif isinstance(value, list):
+                value = tuple(value)
+            values[key] = value
+        return Settings(**values)
+
+    def architectures_of(self, sequence: str) -> list[str]:
+        """The architectures a sequence runs on."""
+        return self.variable_length_architectures if sequence.startswith(VARIABLE_PREFIX) else self.architectures
+
+    def specs(self) -> dict[str, SequenceSpec]:
+        """Sequence name -> what to draw."""
+        options = {"image_size": self.image_size, "seed": self.data_seed,
+                   "subpopulation_reading": self.subpopulation_reading}
+        specs = {name: synthetic_spec(name, self.subpopulation_pool if name in SUBPOPULATION_SEQUENCES else self.pool,
+                                      self.sizes, self.test_size, **options)
+                 for name in self.sequences}
+        for n_steps in self.variable_lengths:
+            specs[f"{VARIABLE_PREFIX}{n_steps}"] = variable_length_spec(
+                n_steps, self.pool, self.test_size, self.variable_length_scale, **options)
+        return specs
+
+
+class Study:
+    """The (sequence × architecture × method × seed) runs of one tier, through the results store."""
+
+    def __init__(self, settings: StudySettings, results_root: str | Path, context: RunContext = RunContext()) -> None:
+        self.settings, self.context = settings, context
+        self.store = Store(results_root, PAPER)
+
+    def run_config(self, sequence: str, spec: SequenceSpec, architecture: str, method: str, seed: int) -> dict[str, Any]:
+        """What determines one run's result (its store key is a hash of this)."""
+        return {"study": PAPER, "sequence": sequence, "pool": spec.pool, "entries": list(spec.entries),
+                "sizes": list(spec.sizes), "test_size": spec.test_size, "image_size": spec.image_size,
+                "data_seed": spec.seed, "subpopulation_reading": spec.subpopulation_reading,
+                "architecture": architecture, "method": method, "seed": seed, "protocol": self.settings.protocol}
+
+    def jobs(self) -> list[tuple[dict[str, Any], Callable[[], pd.DataFrame]]]:
+        from .training import run  # torch only when jobs are built
+
+        method_settings = self.settings.method_settings()
+        return [(self.run_config(name, spec, architecture, method, seed),
+                 functools.partial(_labelled, run, name, spec, method, architecture, method_settings, seed))
+                for name, spec in self.settings.specs().items()
+                for architecture in self.settings.architectures_of(name)
+                for method in self.settings.methods
+                for seed in self.settings.seeds]
+
+    def run(self) -> pd.DataFrame:
+        """Every run, computed or read back: per-item ranked predictions with the run's columns."""
+        return pd.concat(list(self.store.run_all(self.jobs(), self.context)), ignore_index=True)
+
+    def precompute(self) -> int:
+        """Compute the runs no other process is computing; how many were computed here."""
+        return self.store.compute_missing(self.jobs(), self.context)
+
+
+def _labelled(run: Callable[..., pd.DataFrame], sequence: str, spec: SequenceSpec, method: str, architecture: str,
+              settings: Settings, seed: int) -> pd.DataFrame:
+    frame = run(spec, method, architecture, settings, seed)
+    frame.insert(0, "sequence", sequence)
+    return frame
+
+
+# How runs that share a Table 1 column (SFT's three schedules) become one cell: the code's summary takes
+# the best TEST accuracy ("code"); "valid" takes the run with the best validation accuracy instead.
+COLUMN_READINGS = {"code": "accuracy", "valid": "valid_accuracy"}
+
+
+def accuracies(frame: pd.DataFrame, reading: str = "code") -> pd.DataFrame:
+    """One row per (sequence, architecture, seed, column) with its test `accuracy` from the per-item
+    predictions, `run` naming the method run chosen for the column under `reading`."""
+    if reading not in COLUMN_READINGS:
+        raise ValueError(f"reading must be one of {sorted(COLUMN_READINGS)}, got {reading!r}")
+    keys = ["sequence", "architecture", "seed", "column"]
+    correct = frame.assign(correct=frame["pred_1"] == frame["target"])
+    runs = (correct.groupby([*keys, "method"], sort=False)
+            .agg(accuracy=("correct", "mean"), valid_accuracy=("valid_accuracy", "first")).reset_index())
+    chosen = runs.sort_values(COLUMN_READINGS[reading], ascending=False, kind="stable").groupby(keys, sort=False).head(1)
+    return chosen.rename(columns={"method": "run"}).sort_values(keys, kind="stable").reset_index(drop=True)

@@ -1,0 +1,48 @@
+"""lib.seq_to_final.training: one method run to per-item predictions, deterministic in its seed."""
+
+import pandas as pd
+import pytest
+import torch
+
+from lib.evaluate.predictions import hits, prediction_columns
+from lib.seq_to_final.methods import Settings
+from lib.seq_to_final.sequence import synthetic_spec
+from lib.seq_to_final.training import run, sequence_for
+
+TINY = Settings(lrs=(1e-3,), weight_decays=(1e-4,), dropouts=(0.0, 0.5), max_epochs=2, patience=1, batch_size=20,
+                adjacent_grid=(0.1,), ewc_grid=(1e-2,))
+SPEC = synthetic_spec("RCL", "digits", (60, 40, 60, 40), 30, image_size=8)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_thread():
+    torch.set_num_threads(1)
+
+
+def test_frame_is_the_shared_prediction_format():
+    frame = run(SPEC, "FT", "Conv-1", TINY, seed=0)
+    assert len(frame) == 30 and frame["item"].tolist() == list(range(30))
+    assert prediction_columns(frame) == [f"pred_{r}" for r in range(1, 6)]
+    assert set(frame[["method", "column", "architecture", "seed"]].drop_duplicates().itertuples(index=False)) == {
+        ("FT", "FT", "Conv-1", 0)}
+    assert frame["pool_index"].is_unique and 0 <= hits(frame).mean() <= 1
+
+
+@pytest.mark.parametrize("method", ["Baseline", "JM", "SST-1", "I-FT"])
+def test_same_seed_gives_identical_frames(method):
+    first = run(SPEC, method, "Conv-1", TINY, seed=3)
+    second = run(SPEC, method, "Conv-1", TINY, seed=3)
+    pd.testing.assert_frame_equal(first, second)
+
+
+def test_another_seed_gives_another_run():
+    first, other = run(SPEC, "Baseline", "Conv-1", TINY, seed=0), run(SPEC, "Baseline", "Conv-1", TINY, seed=1)
+    assert not first[prediction_columns(first)].equals(other[prediction_columns(other)])
+
+
+def test_the_oracle_reads_the_oracle_sequence_with_the_same_test_images():
+    assert sequence_for(SPEC, "Oracle").sizes == (60, 40, 60, 200) and sequence_for(SPEC, "FT") == SPEC
+    oracle, baseline = run(SPEC, "Oracle", "Conv-1", TINY, seed=0), run(SPEC, "Baseline", "Conv-1", TINY, seed=0)
+    assert sorted(oracle["pool_index"]) == sorted(baseline["pool_index"])
+    with pytest.raises(ValueError, match="unknown method"):
+        sequence_for(SPEC, "oracle")
