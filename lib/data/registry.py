@@ -11,6 +11,8 @@ Layouts (column `layout`; lib/registry/DATASETS.md describes each dataset's choi
 - `stanford_cars_devkit`: Stanford Cars images with the devkit's .mat annotations (`lib.data.cars`).
 - `objectnet`: ObjectNet 1.0 `images/` and `mappings/`, the classes that overlap ImageNet-1K with
   ImageNet-1K targets (`lib.data.objectnet`).
+- `counteranimal`: `<imagenet index> <name>/{common,counter}-<background>/` class folders, each item
+  with its group and background (`lib.data.counteranimal`).
 Column `splits` lists the split names a dataset is opened with (empty: one split); column `options`
 holds `key=value` loader options (e.g. the iNaturalist `target` and `subset`).
 """
@@ -27,6 +29,7 @@ import pandas as pd
 from ..paths import DATA_ROOT_ENV, REGISTRY_DIR, data_root
 from .cars import stanford_cars
 from .cifar import cifar100
+from .counteranimal import counteranimal
 from .folders import LABEL_SPACES, FolderImages, seeded_split
 from .inaturalist import inat2021
 from .labelled import DatasetMissingError, LabelledImages
@@ -40,6 +43,7 @@ LOADERS: dict[str, Callable[..., LabelledImages]] = {
     "inat2021": inat2021,
     "stanford_cars_devkit": stanford_cars,
     "objectnet": objectnet,
+    "counteranimal": counteranimal,
 }
 LAYOUTS = FOLDER_LAYOUTS + tuple(LOADERS)
 IMAGENET_C_CORRUPTIONS = (

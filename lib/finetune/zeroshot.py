@@ -128,10 +128,15 @@ def tokenize_prompts(tokenizer: Tokenizer, class_names: Sequence[str], templates
     return tokens.reshape(len(class_names), len(templates), -1)
 
 
+PROMPT_CHUNK = 1024  # prompts encoded at once: 80 templates x 1000 classes do not fit one batch
+
+
 def class_embeddings(model: nn.Module, class_tokens: torch.Tensor) -> torch.Tensor:
-    """Unit-norm class embeddings (classes, dim): mean of the unit-norm prompt embeddings, re-normalised."""
+    """Unit-norm class embeddings (classes, dim): mean of the unit-norm prompt embeddings, re-normalised
+    (the prompts encoded `PROMPT_CHUNK` at a time)."""
     classes, templates, length = class_tokens.shape
-    prompts = F.normalize(model.encode_text(class_tokens.reshape(classes * templates, length)), dim=-1)
+    flat = class_tokens.reshape(classes * templates, length)
+    prompts = F.normalize(torch.cat([model.encode_text(chunk) for chunk in flat.split(PROMPT_CHUNK)]), dim=-1)
     return F.normalize(prompts.view(classes, templates, -1).mean(dim=1), dim=-1)
 
 

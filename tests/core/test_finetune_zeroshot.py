@@ -62,6 +62,16 @@ def test_class_embeddings_average_normalised_prompts_and_renormalise(clip, token
     torch.testing.assert_close(single, direct)
 
 
+def test_class_embeddings_do_not_depend_on_the_prompt_chunk(clip, tokenizer, monkeypatch):
+    import lib.finetune.zeroshot as zeroshot
+
+    tokens = tokenize_prompts(tokenizer, CLASSES, OPENAI_IMAGENET_TEMPLATES[:5])
+    with torch.no_grad():
+        whole = class_embeddings(clip, tokens)
+        monkeypatch.setattr(zeroshot, "PROMPT_CHUNK", 4)  # 15 prompts in chunks of 4
+        torch.testing.assert_close(class_embeddings(clip, tokens), whole, atol=1e-6, rtol=1e-5)
+
+
 def test_classifier_logits_use_the_model_logit_scale(clip, tokenizer):
     tokens = tokenize_prompts(tokenizer, CLASSES, SINGLE_TEMPLATE)
     head = ZeroShotClassifier(clip, tokens)
