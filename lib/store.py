@@ -53,9 +53,15 @@ class RunContext:
         return cls(params_file=params_file, params_hash=config_hash(params), device=device, dtype=dtype)
 
 
+# The layout of stored rows; part of every key, so rows written in an older layout are never read as
+# this one. 2: the prediction frame of `lib.evaluate.predictions` (1 had imagenet_rib's `prediction`).
+ROWS_FORMAT = 2
+
+
 def run_key(config: dict[str, Any]) -> str:
-    """The store key of a run: a hash of its configuration and the numerics libraries' versions."""
-    return config_hash({"config": config, "libraries": library_versions()})
+    """The store key of a run: a hash of its configuration, the numerics libraries' versions and the
+    rows' format."""
+    return config_hash({"config": config, "libraries": library_versions(), "format": ROWS_FORMAT})
 
 
 class Store:
