@@ -90,16 +90,21 @@ def masked(logits: torch.Tensor, mask: torch.Tensor | None) -> torch.Tensor:
     return logits if mask is None else logits.masked_fill(~mask.to(logits.device), float("-inf"))
 
 
+def masked_logits_cross_entropy(logits: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor | None,
+                                label_smoothing: float = 0.0) -> torch.Tensor:
+    """Cross-entropy of `logits` over the classes of `mask` only (all classes without one)."""
+    if mask is not None:  # -inf logits would make label smoothing infinite: keep only the present classes
+        index = mask.nonzero().squeeze(1).to(logits.device)
+        remap = torch.full((len(mask),), -1, dtype=torch.long, device=logits.device)
+        remap[index] = torch.arange(len(index), device=logits.device)
+        return F.cross_entropy(logits[:, index], remap[targets], label_smoothing=label_smoothing)
+    return F.cross_entropy(logits, targets, label_smoothing=label_smoothing)
+
+
 def masked_cross_entropy(mask: torch.Tensor | None, label_smoothing: float = 0.0) -> Loss:
-    """Cross-entropy over the classes of `mask` only (all classes without one)."""
+    """The model's cross-entropy over the classes of `mask` only (all classes without one)."""
     def loss(model: nn.Module, inputs: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-        logits = model(inputs).float()
-        if mask is not None:  # -inf logits would make label smoothing infinite: keep only the present classes
-            index = mask.nonzero().squeeze(1).to(logits.device)
-            remap = torch.full((len(mask),), -1, dtype=torch.long, device=logits.device)
-            remap[index] = torch.arange(len(index), device=logits.device)
-            return F.cross_entropy(logits[:, index], remap[targets], label_smoothing=label_smoothing)
-        return F.cross_entropy(logits, targets, label_smoothing=label_smoothing)
+        return masked_logits_cross_entropy(model(inputs).float(), targets, mask, label_smoothing)
     return loss
 
 
@@ -191,12 +196,13 @@ def _lwf(model: nn.Module, run: MethodRun) -> nn.Module:
     teacher = frozen_teacher(run.pretrained).to(torch.device(run.config.device))
 
     def loss(m: nn.Module, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-        logits = m(x).float()
+        logits = m(x).float()  # one forward pass serves both terms
         with torch.no_grad():
             target = teacher(x).float()
         mask = run.mask.to(logits.device) if run.mask is not None else None
         distill = lwf_loss(logits, target, run.settings.lwf_temperature, logit_mask=mask)
-        return run.loss(m, x, y) + run.settings.lwf_weight * distill
+        ce = masked_logits_cross_entropy(logits, y, run.mask, run.config.label_smoothing)
+        return ce + run.settings.lwf_weight * distill
 
     return run.fit(model, loss=loss)
 

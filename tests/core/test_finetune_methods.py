@@ -40,3 +40,16 @@ def test_dispatch_rejects_the_wrong_kind_and_unknown_names():
         post_hoc("FT", nn.Linear(2, 2), {}, SETTINGS)
     with pytest.raises(KeyError, match="unknown fine-tuning method"):
         post_hoc("SGD", nn.Linear(2, 2), {}, SETTINGS)
+
+
+def test_lwf_runs_the_student_once_per_step():
+    """Cross-entropy and distillation share one student forward pass (the teacher runs in eval mode)."""
+    from lib.train.loop import TrainConfig, tensor_batches
+
+    student_calls = []
+    pretrained = nn.Linear(3, 4)
+    pretrained.register_forward_hook(lambda module, args, out: student_calls.append(1) if module.training else None)
+    inputs, targets = torch.randn(8, 3, generator=torch.Generator().manual_seed(0)), torch.arange(8) % 4
+    config = TrainConfig(epochs=1, batch_size=4, base_lr=0.1, reference_batch=4)
+    train_method("LwF", pretrained, tensor_batches(inputs, targets, 4, 0), config, SETTINGS, None)
+    assert len(student_calls) == 2  # two steps, one forward each
