@@ -179,6 +179,32 @@ class Store:
         return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
 
 
+Job = tuple[dict[str, Any], Callable[[], pd.DataFrame]]
+
+
+class StoredRuns:
+    """A benchmark or study whose runs live in a `Store`: a subclass sets `store` and `context` and
+    gives `jobs()`, the `(config, compute)` of every run (missing inputs stop there)."""
+
+    store: Store
+    context: RunContext
+
+    def jobs(self) -> list[Job]:
+        raise NotImplementedError
+
+    def run(self) -> pd.DataFrame:
+        """Every run's per-item rows, computed (and stored) or read back."""
+        return pd.concat(list(self.store.run_all(self.jobs(), self.context)), ignore_index=True)
+
+    def summary(self, summarise: Callable[[pd.DataFrame], pd.DataFrame]) -> pd.DataFrame:
+        """`summarise` of every run, one run in memory at a time, kept as the store's summary of these runs."""
+        return self.store.summary(self.jobs(), summarise, self.context)
+
+    def precompute(self) -> int:
+        """Compute the runs no other process is computing, read nothing back; how many were computed here."""
+        return self.store.compute_missing(self.jobs(), self.context)
+
+
 @contextmanager
 def _random_state_of(key: str) -> Iterator[None]:
     """Torch's global random state seeded from the run's key while the run computes (and restored

@@ -52,7 +52,7 @@ import functools
 import logging
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Callable, Iterator, get_args
+from typing import Callable, get_args
 
 import numpy as np
 import pandas as pd
@@ -72,7 +72,7 @@ from ..models.registry import OPEN_CLIP_FILE, load_pretrained, registry as model
 from ..models.standins import STANDINS, build_standin
 from ..params import Parameter, ParamsError, matches, read_params_file, validate as validate_values
 from ..paths import REPO_ROOT
-from ..store import RunContext, Store, run_key
+from ..store import RunContext, Store, StoredRuns, run_key
 from ..train.loop import Batches, TrainConfig, tensor_batches, train
 from ..evaluate.predictions import hits, predict_ranked, prediction_frame
 from ..finetune.methods import BestEpoch, EpochHook, MethodSettings, post_hoc, train_method
@@ -321,8 +321,9 @@ class AugmentedBatches:
         return ((self.augment(x), y) for x, y in self.batches)
 
 
-class Benchmark:
-    """Runs (or reads back from the store) the benchmark of one tier."""
+class Benchmark(StoredRuns):
+    """Runs (or reads back from the store) the benchmark of one tier. A full-tier run holds about 4 M
+    items (ImageNet-C: 3.75 M): read accuracies with `run_accuracies`, one run in memory at a time."""
 
     def __init__(self, settings: BenchmarkSettings, results_root: str | Path, context: RunContext = RunContext()) -> None:
         self.s = settings
@@ -352,24 +353,10 @@ class Benchmark:
                              s.data_root or None, s.workers, finetune_only=self.finetune_datasets)
 
     # -- runs ------------------------------------------------------------------------------------
-    def run(self) -> pd.DataFrame:
-        """Every run of the tier, computed or read back: per-item predictions on every evaluation set.
-
-        The full tier holds about 4 M items per run (ImageNet-C: 3.75 M): use `run_accuracies` there."""
-        return pd.concat(list(self._runs()), ignore_index=True)
-
     def run_accuracies(self) -> pd.DataFrame:
         """`accuracies(self.run())`, one run at a time (the per-item rows of one run in memory at
         most), kept as the store's summary of these runs."""
-        return self.store.summary(self.jobs(), accuracies, self.context)
-
-    def _runs(self) -> Iterator[pd.DataFrame]:
-        """The per-item rows of each run in turn, computed (and stored) or read back from the store."""
-        yield from self.store.run_all(self.jobs(), self.context)
-
-    def precompute(self) -> int:
-        """Compute the runs no other process is computing, read nothing back; how many were computed here."""
-        return self.store.compute_missing(self.jobs(), self.context)
+        return self.summary(accuracies)
 
     def jobs(self) -> list[tuple[dict, Callable[[], pd.DataFrame]]]:
         """`(config, compute)` of every run: per regime and seed the pretrained model, then each method

@@ -26,7 +26,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from ..params import ParamsError, SettingsFile
-from ..store import RunContext, Store
+from ..store import RunContext, Store, StoredRuns
 from .methods import RUNS, Hyper, Settings
 from .sampler import SEQUENCES
 from .sequence import POOLS, SequenceSpec, pool_error, synthetic_spec, variable_length_spec
@@ -119,7 +119,7 @@ class StudySettings(SettingsFile):
         return specs
 
 
-class Study:
+class Study(StoredRuns):
     """The (sequence × architecture × method × seed) runs of one tier, through the results store."""
 
     def __init__(self, settings: StudySettings, results_root: str | Path, context: RunContext = RunContext()) -> None:
@@ -143,14 +143,6 @@ class Study:
                 for architecture in self.settings.architectures_of(name)
                 for method in self.settings.methods
                 for seed in self.settings.seeds]
-
-    def run(self) -> pd.DataFrame:
-        """Every run, computed or read back: per-item ranked predictions with the run's columns."""
-        return pd.concat(list(self.store.run_all(self.jobs(), self.context)), ignore_index=True)
-
-    def precompute(self) -> int:
-        """Compute the runs no other process is computing; how many were computed here."""
-        return self.store.compute_missing(self.jobs(), self.context)
 
 
 def _labelled(run: Callable[..., pd.DataFrame], sequence: str, spec: SequenceSpec, method: str, architecture: str,

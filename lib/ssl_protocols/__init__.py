@@ -8,29 +8,16 @@ Fig. 4), `survey` (Table S.1), `seed_study` (S.7), `inaturalist` (what is printe
 `tables` (renderings of S.1–S.8), `audit` and `claims` (the claims ledger).
 """
 
-from collections.abc import Collection, Mapping
-from typing import Any
-
+from ..lazy import lazy
 from .audit import audits
 from .claims import claims
 
 __all__ = ["audits", "claims", "precompute", "SETTINGS"]
 
 
-def _study(path: str) -> None:
-    from .study import StudySettings
-
-    StudySettings.load(path)
-
-
 # The notebook parameter that names a settings file, and the loader that validates it (strictly,
-# offline): `lib.runner.validated_params` runs it before any notebook starts.
-SETTINGS = {"study_params": _study}
-
-
-def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
-    """Compute the study's runs when a notebook of `artefacts` reads them, sharing the work with other
-    processes doing the same; how many were computed here."""
-    from .ours import precompute as compute
-
-    return compute(params, artefacts)
+# offline): `lib.runner.validated_params` runs it before any notebook starts. `precompute(params,
+# artefacts)` computes the study's runs when a notebook of `artefacts` reads them, sharing the work
+# with other processes doing the same (`lib.lazy`: torch is imported only when they are called).
+SETTINGS = {"study_params": lazy(f"{__name__}.study", "StudySettings.load")}
+precompute = lazy(f"{__name__}.ours", "precompute")

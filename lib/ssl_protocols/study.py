@@ -38,7 +38,7 @@ from ..evaluate.predictions import hits, predict_ranked, prediction_columns, pre
 from ..evaluate.ranking import rank_classes
 from ..models.standins import STANDINS, build_standin
 from ..params import ParamsError, SettingsFile
-from ..store import FeatureCache, RunContext, Store, run_key
+from ..store import FeatureCache, RunContext, Store, StoredRuns, run_key
 from ..train.heads import Classifier, layer_decay_groups, set_drop_path
 from ..train.loop import TrainConfig, train
 from ..train.pretext import OBJECTIVES, pretrain
@@ -158,7 +158,7 @@ def _is_vit(backbone: nn.Module) -> bool:
     return hasattr(backbone, "blocks")
 
 
-class Study:
+class Study(StoredRuns):
     """Runs (or reads back from the store) every protocol for every model and dataset of a tier."""
 
     def __init__(self, settings: StudySettings, results_root: str | Path, context: RunContext = RunContext()) -> None:
@@ -254,17 +254,9 @@ class Study:
     def protocols(self, in_domain: bool) -> tuple[str, ...]:
         return PROBE_PROTOCOLS + ("FT",) + (FEWSHOT_PROTOCOLS if in_domain else ())
 
-    def run(self) -> pd.DataFrame:
-        """Every (model, dataset, protocol) run, computed or read back; per-item ranked predictions."""
-        return pd.concat(list(self.store.run_all(self.jobs(), self.context)), ignore_index=True)
-
     def run_accuracies(self) -> pd.DataFrame:
         """`accuracies(self.run())`, one run at a time, kept as the store's summary of these runs."""
-        return self.store.summary(self.jobs(), accuracies, self.context)
-
-    def precompute(self) -> int:
-        """Compute the runs no other process is computing, read nothing back; how many were computed here."""
-        return self.store.compute_missing(self.jobs(), self.context)
+        return self.summary(accuracies)
 
     def jobs(self) -> list[tuple[dict[str, Any], Callable[[], pd.DataFrame]]]:
         """`(config, compute)` of every (model, dataset, protocol) run; missing inputs stop here."""

@@ -133,7 +133,8 @@ def test_check_params_validates_the_settings_files_the_params_name(tmp_path, cap
 
     bad = tmp_path / "study.yaml"
     bad.write_text((REPO_ROOT / "params/tiny/ssl_protocols/study.yaml").read_text().replace("knn_k:", "knn_kk:"))
-    monkeypatch.setitem(ssl_protocols.SETTINGS, "study_params", lambda path: ssl_protocols._study(str(bad)))
+    check = ssl_protocols.SETTINGS["study_params"]
+    monkeypatch.setitem(ssl_protocols.SETTINGS, "study_params", lambda path: check(str(bad)))
     assert main(["check-params", "--tier", "tiny", "--paper", "ssl_protocols"]) == 2
     err = capsys.readouterr().err
     assert "unknown parameter(s) ['knn_kk']" in err and err.count("\n") == 1
