@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     import matplotlib.pyplot as plt
 
 FAMILY_COLOURS = {"CLIP": "tab:blue", "CLIP-DC": "tab:green", "CLIP-DFN": "tab:purple", "ImageNet": "tab:red",
-                  "LVLM": "tab:orange"}
+                  "LVLM": "tab:orange", "CLIP-HQ": "tab:olive"}  # CLIP-HQ: our miniature's weaker-correlation CLIPs
 METRICS = ["common", "counter", "drop"]
 
 # Figures 5-9: which Table 3 (and 4) rows each panel compares, in the paper's order of the text.
@@ -258,25 +258,32 @@ def draw_scatter(figure: str) -> tuple[plt.Figure, pd.DataFrame]:
     jointly and for the ImageNet models, as the caption of Fig. 2 describes."""
     import matplotlib.pyplot as plt
 
-    from ..plotting import scatter_with_fit
-
     panels, annotate = SCATTERS[figure]
     side = 7.0 if annotate else 5.2
     fig, axes = plt.subplots(1, len(panels), figsize=(side * len(panels), side * 0.85), squeeze=False)
     frames = []
     for ax, (setup, clip_table, imagenet_table, with_lvlms) in zip(axes[0], panels):
         data = scatter_points(clip_table, imagenet_table, with_lvlms).assign(setup=setup)
-        clips = data["family"].str.startswith("CLIP")
-        lines = fitted_lines(data, {"CLIP": clips, "ImageNet": data["family"] == "ImageNet"})
-        scatter_with_fit(ax, data, "common", "counter", hue="family", lines=lines, size="params_m", shade="data_m",
-                         palette=FAMILY_COLOURS, annotate="model" if annotate else None)
-        ax.set(xlabel=f"common accuracy (%), {setup}", ylabel=f"counter accuracy (%), {setup}",
-               title=f"{setup}: lines fit to the CLIPs jointly and to the ImageNet models")
-        ax.title.set_fontsize(9)
-        ax.legend(fontsize=7, loc="upper left")
+        scatter_panel(ax, data, setup, annotate)
         frames.append(data)
     fig.tight_layout()
     return fig, pd.concat(frames, ignore_index=True)
+
+
+def scatter_panel(ax: plt.Axes, data: pd.DataFrame, setup: str, annotate: bool = False) -> None:
+    """One panel of Figs. 2, 13, 14 (the paper's points or ours): counter against common accuracy per
+    `family`, marker size `params_m`, shade `data_m`, and the linear fits (95 % bootstrap bands) to the
+    CLIP families jointly and to the ImageNet models."""
+    from ..plotting import scatter_with_fit
+
+    clips = data["family"].str.startswith("CLIP")
+    lines = fitted_lines(data, {"CLIP": clips, "ImageNet": data["family"] == "ImageNet"})
+    scatter_with_fit(ax, data, "common", "counter", hue="family", lines=lines, size="params_m", shade="data_m",
+                     palette=FAMILY_COLOURS, annotate="model" if annotate else None)
+    ax.set(xlabel=f"common accuracy (%), {setup}", ylabel=f"counter accuracy (%), {setup}",
+           title=f"{setup}: lines fit to the CLIPs jointly and to the ImageNet models")
+    ax.title.set_fontsize(9)
+    ax.legend(fontsize=7, loc="upper left")
 
 
 def draw_bars(figure: str) -> tuple[plt.Figure, pd.DataFrame]:

@@ -15,6 +15,8 @@
 
 # %% tags=["parameters"]
 output_dir: str = "figures/counteranimal"
+study_params: str = "params/mini/counteranimal/study.yaml"
+results_dir: str = "results"
 
 # %%
 import matplotlib.pyplot as plt
@@ -82,3 +84,66 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # and with unbalanced accuracy it is not distinguishable from zero. The high-quality-data CLIPs do not sit
 # above the other CLIPs' line (0.8 linear, −0.1 logit, intervals straddle zero): their smaller drops are what
 # their higher accuracy predicts.
+
+# %% [markdown]
+# ## Our run
+# **The miniature CounterAnimal** (`lib.counteranimal.miniature`): scikit-learn's digits in black ink on ten
+# coloured, textured backgrounds named after the paper's (grass, water, snow, ...). In the "pre-training" data
+# each class sits on its common background with probability `spurious_correlation` (mini: 0.8), otherwise on
+# one of the nine others; the test groups put every held-out digit once on its common background and once on
+# its counter background (the common background of another class, rare with this one).
+# **The zoo** (`lib.counteranimal.study`; settings: the file `study_params` names): tiny CLIPs pre-trained
+# contrastively on image-caption pairs "a photo of the number <name>." at several data sizes (CLIP), the same
+# on data with a weaker correlation (CLIP-HQ, the analogue of DataComp's and DFN's filtered data), and
+# supervised stand-ins (tiny ViT, tiny ResNet) trained with cross-entropy on the same kind of data (the
+# "ImageNet models" analogue); every model for several seeds. CLIPs are scored zero-shot through the shared
+# head over the ten digit names with the same prompt (1 vs 10), the supervised models through their logits;
+# class-balanced accuracy as in the paper. At `full` the same code evaluates the paper's checkpoints on the
+# real dataset.
+#
+# The figure `figure02_ours` draws the paper's 1 vs 1000 panel (left) and ours (right, one point per model and
+# seed) with one function (`lib.counteranimal.figures.scatter_panel`); its CSV holds both (`source` paper /
+# ours). Each finding is computed per seed, with a 95 % t-interval over seeds and the verdict that interval
+# gives.
+#
+# **What the toy cannot test.** The paper's ImageNet models were trained on other data (ImageNet, whose
+# backgrounds need not follow LAION's) and are supervised on exactly these classes, while its CLIPs are
+# zero-shot on web data. Here both families see the same distribution with the same correlation, so the
+# comparison isolates the training objective (contrastive with class-name captions vs cross-entropy), which
+# is what Sec. 6 and App. D.4 argue about, not the data. Backbones differ in kind too (the tiny CLIP's image
+# tower is a 2-block ViT; the supervised ViT has 2 blocks, the ResNet one block per stage).
+
+# %%
+from lib.counteranimal.ours import our_panel, run_study
+from lib.findings import report
+
+settings, ours = run_study(study_params, results_dir)
+our_data, our_fig, findings = our_panel("figure02", settings, ours)
+save_figure(our_fig, our_data, output_dir, "figure02_ours")
+print(report(findings))
+
+# %% [markdown]
+# ### Verdict on our run
+# At `mini` (3 seeds; the tiny tier is a smoke test whose models stay near chance):
+# - **The counter group is harder for CLIPs: supported.** The tiny CLIPs drop 22 points on average (95 % interval
+#   16.5 to 27.4 over seeds): 65 points at 500 images, 24 at 1000, 6 at 2000, so the drop shrinks as the CLIPs
+#   learn the digits (the paper's "accuracy on the line").
+# - **The shortcut hurts the supervised models too: supported**, and more: 60 points (48.6 to 71.8). The
+#   supervised ViTs reach 97-100 % on the common group but 0.2 % (500 images), 11 % (1000) and 59 % (2000) on
+#   the counter group; the ResNet (1000 images) keeps 82 % (drop 17, less than the 1000-image CLIPs' 24).
+# - **"ImageNet models are more robust" (smaller drops; not below the CLIP line): contradicted in the toy.** The
+#   CLIPs' mean drop is 38 points *smaller* (−50.5 to −26.0), and the supervised models sit 68 points below the
+#   CLIP line (−103 to −33; the line is steep, so residuals near 100 % common accuracy are large). With the data
+#   held equal, the contrastive objective with class-name captions leans on the background less than
+#   cross-entropy does (one ResNet aside), so the paper's finding cannot come from the objective alone here; it
+#   fits the paper's own conjecture that LAION's spurious correlations differ from ImageNet's, which the toy
+#   does not model (both families see the same correlation).
+# - **High-quality (weaker-correlation) data make CLIPs more robust: supported**, +16.5 points above the other
+#   CLIPs' line (5.9 to 27.2), where the paper's own DC/DFN numbers give +0.8 points, not distinguishable from 0
+#   (Section 3 above). In the toy "high quality" means exactly a weaker spurious correlation, which is what the
+#   paper suggests filtering achieves; real filtering need not.
+#
+# Caveats: stand-in architectures and one shared recipe (20 epochs, AdamW), not tuned per family. The ranking of
+# the families depends on training length: at 10 epochs the same zoo gave the same verdicts, but a supervised ViT
+# trained 30 epochs on 2000 images reaches 98 / 70 % (drop 28), near the CLIPs. The supervised models saturate
+# the common group, where the steep CLIP line is extrapolated.

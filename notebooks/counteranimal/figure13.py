@@ -10,6 +10,8 @@
 
 # %% tags=["parameters"]
 output_dir: str = "figures/counteranimal"
+study_params: str = "params/mini/counteranimal/study.yaml"
+results_dir: str = "results"
 
 # %%
 import matplotlib.pyplot as plt
@@ -57,3 +59,54 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # ## 4. Verdict
 # Figure 2(a) with names: the CLIPs furthest below the CLIP line are the ViT/B/32s (the curation model −7.7
 # points, LAION2B −4.6, DataComp1B −4.1); ImageNet ConvNexts and ViTs sit at the top right with the DFN CLIPs.
+
+# %% [markdown]
+# ## Our run
+# **The miniature CounterAnimal** (`lib.counteranimal.miniature`): scikit-learn's digits in black ink on ten
+# coloured, textured backgrounds named after the paper's (grass, water, snow, ...). In the "pre-training" data
+# each class sits on its common background with probability `spurious_correlation` (mini: 0.8), otherwise on
+# one of the nine others; the test groups put every held-out digit once on its common background and once on
+# its counter background (the common background of another class, rare with this one).
+# **The zoo** (`lib.counteranimal.study`; settings: the file `study_params` names): tiny CLIPs pre-trained
+# contrastively on image-caption pairs "a photo of the number <name>." at several data sizes (CLIP), the same
+# on data with a weaker correlation (CLIP-HQ, the analogue of DataComp's and DFN's filtered data), and
+# supervised stand-ins (tiny ViT, tiny ResNet) trained with cross-entropy on the same kind of data (the
+# "ImageNet models" analogue); every model for several seeds. CLIPs are scored zero-shot through the shared
+# head over the ten digit names with the same prompt (1 vs 10), the supervised models through their logits;
+# class-balanced accuracy as in the paper. At `full` the same code evaluates the paper's checkpoints on the
+# real dataset.
+#
+# The figure `figure13_ours` draws the paper's 1 vs 1000 panel (left) and ours (right, one point per model and
+# seed) with one function (`lib.counteranimal.figures.scatter_panel`); its CSV holds both (`source` paper /
+# ours). Each finding is computed per seed, with a 95 % t-interval over seeds and the verdict that interval
+# gives.
+#
+# **What the toy cannot test.** The paper's ImageNet models were trained on other data (ImageNet, whose
+# backgrounds need not follow LAION's) and are supervised on exactly these classes, while its CLIPs are
+# zero-shot on web data. Here both families see the same distribution with the same correlation, so the
+# comparison isolates the training objective (contrastive with class-name captions vs cross-entropy), which
+# is what Sec. 6 and App. D.4 argue about, not the data. Backbones differ in kind too (the tiny CLIP's image
+# tower is a 2-block ViT; the supervised ViT has 2 blocks, the ResNet one block per stage).
+
+# %%
+from lib.counteranimal.ours import our_panel, run_study
+from lib.findings import report
+
+settings, ours = run_study(study_params, results_dir)
+our_data, our_fig, findings = our_panel("figure13", settings, ours)
+save_figure(our_fig, our_data, output_dir, "figure13_ours")
+print(report(findings))
+
+# %% [markdown]
+# ### Verdict on our run
+# The same runs as Figure 2's "Our run" (one study, read back from the store); at `mini`, 3 seeds: the counter
+# group is harder for the tiny CLIPs (mean drop 22 points, 95 % interval 16.5 to 27.4) and harder still for the
+# supervised stand-ins trained on the same data (60 points, 48.6 to 71.8: the 500- and 1000-image supervised
+# ViTs classify the background). "ImageNet models are more robust" is therefore **contradicted in the toy**
+# (CLIP drop − supervised drop −38, interval −50.5 to −26.0; supervised residual from the CLIP line −68, −103 to
+# −33), with one exception in the points: the supervised ResNet (1000 images) drops 17 points, less than the
+# 1000-image CLIPs' 24. With the data held equal, the objective does not make the supervised models more
+# robust, which points, as the paper conjectures, to the data (LAION's vs ImageNet's correlations), a difference
+# the toy does not model. The weaker-correlation CLIPs sit 16.5 points above the other CLIPs' line (5.9 to
+# 27.2): supported in the toy, unlike the paper's DC/DFN models. Where each named paper model lies is Section 1;
+# our points are unnamed (model × seed).

@@ -1,0 +1,87 @@
+"""Our run in the paper's scatter figures: the points, the claims' quantities, the paired panel."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+from lib.counteranimal import ours
+from lib.counteranimal.ours import (
+    clip_drop, drop_gap, findings, high_quality_residual, imagenet_drop, imagenet_residual, interval_over_seeds,
+    our_panel, our_points,
+)
+from lib.counteranimal.study import StudySettings
+
+# per seed: CLIPs on the line counter = common − 10, ImageNet 5 above it, CLIP-HQ 2 above the CLIP line
+MODELS = [("CLIP a", "CLIP", "tiny_clip", 100, 60.0), ("CLIP b", "CLIP", "tiny_clip", 200, 70.0),
+          ("CLIP c", "CLIP", "tiny_clip", 400, 80.0), ("HQ", "CLIP-HQ", "tiny_clip", 200, 75.0),
+          ("IN a", "ImageNet", "tiny_vit", 100, 65.0), ("IN b", "ImageNet", "tiny_resnet", 100, 85.0)]
+ABOVE = {"CLIP": 0.0, "CLIP-HQ": 2.0, "ImageNet": 5.0}
+
+
+def accuracy_frame(seeds=(0, 1), noise=0.0) -> pd.DataFrame:
+    """Rows in the study's `accuracies` schema for `MODELS`, one run per seed."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for seed in seeds:
+        for model, family, architecture, images, common in MODELS:
+            counter = common - 10 + ABOVE[family] + noise * rng.normal()
+            for averaging in ("balanced", "micro"):
+                for metric, value in (("common", common), ("counter", counter), ("drop", common - counter)):
+                    rows.append({"model": model, "family": family, "architecture": architecture, "images": images,
+                                 "correlation": 0.8, "seed": seed, "averaging": averaging, "metric": metric,
+                                 "value": value})
+    return pd.DataFrame(rows).assign(tier="tiny")
+
+
+def test_points_are_one_row_per_model_and_seed_with_marker_columns():
+    points = our_points(accuracy_frame(), image_size=8)
+    assert len(points) == 2 * len(MODELS)
+    assert {"common", "counter", "drop", "params_m", "data_m", "family"} <= set(points.columns)
+    assert (points["params_m"] > 0).all() and np.allclose(points["data_m"], points["images"] / 1e6)
+
+
+def test_the_claims_quantities_on_a_known_answer():
+    points = our_points(accuracy_frame(seeds=(0,)), image_size=8)
+    assert clip_drop(points) == pytest.approx((10 * 3 + 8) / 4)
+    assert imagenet_drop(points) == pytest.approx(5.0)
+    assert drop_gap(points) == pytest.approx(9.5 - 5.0)
+    assert imagenet_residual(points) == pytest.approx(5.0 - 0.5, abs=0.5)  # the joint CLIP line includes HQ
+    assert high_quality_residual(points) == pytest.approx(2.0)
+    lonely = points[points["family"] != "CLIP-HQ"]
+    assert np.isnan(high_quality_residual(lonely))
+
+
+def test_intervals_are_over_seeds_or_a_bootstrap_over_models_for_one_seed():
+    many = our_points(accuracy_frame(seeds=(0, 1, 2), noise=0.5), image_size=8)
+    estimate, interval = interval_over_seeds(many, high_quality_residual)
+    assert "t-interval over 3 seeds" in interval.method and interval.low < estimate < interval.high
+    one = our_points(accuracy_frame(seeds=(0,), noise=0.5), image_size=8)
+    _, interval = interval_over_seeds(one, drop_gap)
+    assert "bootstrap over" in interval.method
+    verdicts = {f.quantity.split(" (")[0]: f.verdict for f in findings(many)}
+    assert verdicts["mean CLIP drop, common − counter"] == "supported"
+    assert verdicts["mean residual of the CLIP-HQ models from the other CLIPs' line"] == "supported"
+
+
+def test_our_panel_draws_the_paper_and_ours_with_one_function():
+    settings = StudySettings.load("params/tiny/counteranimal/study.yaml")
+    for artefact in ours.PANELS:
+        data, fig, found = our_panel(artefact, settings, accuracy_frame())
+        assert set(data["source"]) == {"paper", "ours"}
+        assert {"CLIP", "ImageNet"} <= set(data.loc[data["source"] == "paper", "family"])
+        assert len(fig.axes) == 2 and len(found) == len(ours.CLAIMS)
+        plt.close(fig)
+    with pytest.raises(KeyError, match="no our-run panel"):
+        our_panel("table03", settings, accuracy_frame())
+
+
+def test_precompute_runs_nothing_for_other_artefacts():
+    assert ours.precompute({"study_params": "params/tiny/counteranimal/study.yaml", "results_dir": "nowhere"},
+                           ["table03", "figure04"]) == 0
