@@ -46,20 +46,29 @@ def accuracy_frame(artefact: str) -> pd.DataFrame:
 
 
 def draw_accuracy_table(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
-    """Table 2 or 3: the drop ACC - ACC_p per perturbation (rows) and head (columns), coloured by the drop
-    and annotated with the printed cell `ACC_p (↓ drop)`; the clean ACC in the column titles."""
+    """Table 2 or 3 as printed (`accuracy_heatmap`), with the printed cells as text."""
     frame = accuracy_frame(artefact)
     clean = accuracies().query("artefact == @artefact and quantity == 'ACC'").set_index("head")["printed"]
-    labels = {h: f"{h.split()[0]}\n({HEADS[h]})\nACC {clean[h]}" for h in HEADS}
+    fig = accuracy_heatmap(frame, {h: f"({HEADS[h]})\nACC {clean[h]}" for h in HEADS},
+                           f"{TABLES[artefact]}: ACC_p (%) and its drop (points) per perturbation, as printed")
+    return fig, frame
+
+
+def accuracy_heatmap(frame: pd.DataFrame, column_notes: dict[str, str], title: str) -> plt.Figure:
+    """Tables 2-3's drawing, for the paper's numbers and for ours alike: the drop ACC - ACC_p per
+    perturbation (rows, the paper's order) and head (columns), coloured by the drop and annotated with
+    the `cell` text; `frame` has columns `perturbation`, `head`, `drop`, `cell`; each column's title
+    is the head's first word over its note (model, ACC)."""
+    labels = {h: f"{h.split()[0]}\n{column_notes.get(h, '')}" for h in HEADS}
     matrix = frame.pivot(index="perturbation", columns="head", values="drop").reindex(index=list(PERTURBATIONS),
                                                                                          columns=list(HEADS))
     text = frame.pivot(index="perturbation", columns="head", values="cell").reindex_like(matrix)
     fig, ax = plt.subplots(figsize=(6.2, 4.6))
-    heatmap(ax, matrix.rename(columns=labels), annot=text.rename(columns=labels), cmap="Reds", cbar=True,
-            title=f"{TABLES[artefact]}: ACC_p (%) and its drop (points) per perturbation, as printed")
+    heatmap(ax, matrix.rename(columns=labels), annot=text.rename(columns=labels).fillna(""), cmap="Reds", cbar=True,
+            title=title)
     ax.set_xticklabels(ax.get_xticklabels(), rotation=0, ha="center")
     fig.tight_layout()
-    return fig, frame
+    return fig
 
 
 def _unit_circle(ax: plt.Axes) -> None:

@@ -1,0 +1,465 @@
+"""The paper's analyses on our perturbation study (`study.py`), for the notebooks' "Our run".
+
+The study's datasets stand in for the paper's by position: the first for ImageNet (Table 2, Figs. 3,
+4, 5), the second for Food101 (Table 3, Fig. 6) — at the mini tier the digits and the photo crops;
+models are named as the study names them, never relabelled as the paper's. Every conclusion is a
+`lib.findings.Finding` with a seeded bootstrap interval over test images (one training seed: the
+images are the unit the paper averages over).
+
+- Tables 2-3: `our_table` (ACC, ACC_p, drop per head and perturbation, drawn by the paper's
+  `accuracy_heatmap`), findings on the drop, the largest drop and zero-shot vs linear probe.
+- Fig. 3: `figure03` (average R_dr against m, equally spaced and random sampling).
+- Fig. 4: `figure04` (average R_dr per model and perturbation, the quoted values beside).
+- Figs. 5-6: `accuracy_vs_radius` (ACC_p against R_dr per perturbation and head; the half-split
+  regression of Sec. 5.2).
+- Fig. 7: `figure07` (R_cs, R_dr and zero-shot ACC before and after robustness fine-tuning, λ sweep).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from ..findings import Finding, Findings, bootstrap_interval
+from ..params import tier_of
+from ..perturb.corruptions import CORRUPTIONS, PAPER_NAMES
+from ..plotting import heatmap, scatter_with_fit
+from ..results import combine, tidy
+from ..store import RunContext
+from .accuracies import HEADS, PAPER, TABLES, accuracies, largest_drop, quoted
+from .figures import accuracy_heatmap
+from .grid import CLEAN
+from .heads import LINEAR_PROBE, ZERO_SHOT, accuracy_table, image_accuracies
+from .study import Study, StudySettings
+
+PERCENT = 100.0
+DATASET_POSITION = {"table02": 0, "table03": 1, "figure03": 0, "figure04": 0, "figure05": 0, "figure06": 1}
+STUDY_ARTEFACTS = ("table02", "table03", "figure03", "figure04", "figure05", "figure06", "figure07")
+RADIUS_BINS = 5  # images per (head, perturbation) binned by R_dr quantile for Figs. 5-6
+UNCHANGED_POINTS = 2.0  # our reading of "nearly unchanged" accuracy (Fig. 7c): within 2 points
+SATURATION = 0.95  # our reading of "near saturation" (Fig. 3): 95 % of the largest m's average radius
+
+
+@dataclass(frozen=True)
+class OurRun:
+    """The study's runs read back: settings, tier, per-image metrics, per-item predictions, and the
+    sampling and fine-tuning analyses (empty frames where the settings leave them out)."""
+
+    settings: StudySettings
+    tier: str
+    metrics: pd.DataFrame
+    predictions: pd.DataFrame
+    sampling: pd.DataFrame
+    finetune: pd.DataFrame
+
+    def dataset(self, artefact: str) -> str:
+        """The study's dataset standing in for the artefact's (by position)."""
+        return self.settings.labels()[DATASET_POSITION[artefact]]
+
+    def head_model(self, head: str) -> str:
+        """The model a head runs on (the first the settings list for it)."""
+        return (self.settings.zero_shot if head == ZERO_SHOT else self.settings.linear_probe_models)[0]
+
+    def caption(self) -> str:
+        s = self.settings
+        return f"ours ({self.tier}, {s.source}: {', '.join(s.models)}; {s.n_images or 'all'} test images, m = {s.m})"
+
+
+def run_study(study_params: str, results_dir: str) -> OurRun:
+    """Load a tier's study settings and read back (computing where missing) every run of the study."""
+    settings = StudySettings.load(study_params)
+    study = Study(settings, Path(results_dir), RunContext(params_file=study_params, device=settings.device))
+    metrics, predictions = study.run()
+    sampling, finetune = study.analyses()
+    return OurRun(settings, tier_of(study_params), metrics, predictions, sampling, finetune)
+
+
+def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
+    """Compute the study's runs (`study_params`, `results_dir`) if a notebook of `artefacts` reads them;
+    how many were computed by this process."""
+    if not set(artefacts) & set(STUDY_ARTEFACTS):
+        return 0
+    settings = StudySettings.load(params["study_params"])
+    context = RunContext(params_file=params["study_params"], device=settings.device)
+    return Study(settings, Path(params["results_dir"]), context).precompute()
+
+
+def _bootstrap(rows: np.ndarray, statistic: Callable[[np.ndarray], float], settings: StudySettings) -> tuple[float, Any]:
+    """The statistic of all rows and its bootstrap interval over rows (images)."""
+    interval = bootstrap_interval(rows, statistic, seed=settings.seed, resamples=settings.bootstrap_resamples,
+                                  unit="test images")
+    return float(statistic(rows)), interval
+
+
+# -- Tables 2-3 ----------------------------------------------------------------------------------
+def drop_matrix(run: OurRun, dataset: str, head: str) -> pd.DataFrame:
+    """Per test image (rows) and perturbation (columns, registry names in the study's order): its
+    ACC - ACC_p in points (ACC 0 or 100, ACC_p the share of its perturbed versions classified right)."""
+    per_image = image_accuracies(run.predictions)
+    part = per_image[(per_image["dataset"] == dataset) & (per_image["head"] == head)]
+    wide = part.pivot(index="item", columns="perturbation", values="accuracy")
+    return PERCENT * (wide[[CLEAN]].to_numpy() - wide[run.settings.perturbations])
+
+
+def our_table(run: OurRun, artefact: str) -> tuple[plt.Figure, pd.DataFrame, Findings]:
+    """Table 2 or 3 from our run, drawn like the paper's; its tidy CSV (paper and ours); the findings."""
+    dataset = run.dataset(artefact)
+    table = accuracy_table(run.predictions)
+    table = table[table["dataset"] == dataset]
+    wide = table[table["quantity"] != "ACC"].pivot_table(index=["head", "perturbation"], columns="quantity",
+                                                         values="value").reset_index()
+    wide["cell"] = [f"{a:.1f} ({'↓' if d >= 0 else '↑'} {abs(d):.1f})" for a, d in zip(wide["ACC_p"], wide["drop"])]
+    clean = table[table["quantity"] == "ACC"].set_index("head")
+    notes = {h: f"({clean.loc[h, 'model']})\nACC {clean.loc[h, 'value']:.1f}" for h in clean.index}
+    fig = accuracy_heatmap(wide, notes, f"{dataset} (standing in for {TABLES[artefact]}): ACC_p (%) and its drop, "
+                                        f"{run.caption()}")
+    return fig, table_frame(run, artefact, table), table_findings(run, artefact)
+
+
+def table_frame(run: OurRun, artefact: str, ours: pd.DataFrame) -> pd.DataFrame:
+    """The table's printed cells and ours in the one results schema: `model` the head's model, `method`
+    the head, `eval_dataset` "<dataset>: <perturbation or clean>", `metric` ACC / ACC_p / drop."""
+    def named(frame: pd.DataFrame) -> pd.DataFrame:
+        return frame.assign(method=frame["head"], metric=frame["quantity"],
+                            eval_dataset=frame["dataset"] + ": " + frame["perturbation"].replace("", "clean"))
+
+    paper = accuracies().query("artefact == @artefact")
+    schema = {"paper": PAPER, "artefact": artefact}
+    return combine(tidy(named(paper.assign(model=paper["head"].map(HEADS))), source="paper", tier="published", **schema),
+                   tidy(named(ours), source="ours", tier=run.tier, **schema))
+
+
+def table_findings(run: OurRun, artefact: str) -> Findings:
+    """Per head: perturbations lower accuracy (mean drop over the nine > 0); the printed table's
+    largest-drop perturbation has our largest drop too (its drop minus the largest other > 0);
+    and the printed pattern zero-shot drops > linear-probe drops (17 of the 18 printed rows)."""
+    dataset, s, findings = run.dataset(artefact), run.settings, []
+    matrices = {}
+    for head in HEADS:
+        drops = drop_matrix(run, dataset, head)
+        matrices[head] = drops
+        model = run.head_model(head)
+        estimate, interval = _bootstrap(drops.to_numpy(), lambda rows: float(rows.mean()), s)
+        findings.append(Finding(f"{head} ({model}) on {dataset}: mean drop over the {drops.shape[1]} perturbations "
+                                "(points)", estimate, interval, "common perturbations reduce ACC_p compared to ACC",
+                                paper=f"all 9 drops positive in Table {artefact[-1]}"))
+        name, printed = largest_drop(TABLES[artefact], head)
+        target = PAPER_NAMES[name]
+        if target in drops.columns:
+            column = list(drops.columns).index(target)
+            others = [i for i in range(drops.shape[1]) if i != column]
+
+            def margin(rows: np.ndarray, c: int = column, o: list = others) -> float:
+                means = rows.mean(axis=0)
+                return float(means[c] - means[o].max())
+
+            estimate, interval = _bootstrap(drops.to_numpy(), margin, s)
+            findings.append(Finding(f"{head} on {dataset}: drop under {name} minus the largest other drop (points)",
+                                    estimate, interval, f"{name} has the largest drop",
+                                    paper=f"{name} {printed:g} is the largest printed drop"))
+    if all(h in run.predictions["head"].unique() for h in HEADS):
+        difference = (matrices[ZERO_SHOT] - matrices[LINEAR_PROBE]).to_numpy()
+        estimate, interval = _bootstrap(difference, lambda rows: float(rows.mean()), s)
+        findings.append(Finding(f"{dataset}: mean drop zero-shot minus linear probe (points)", estimate, interval,
+                                "zero-shot drops exceed linear-probe drops (a pattern of the printed tables)",
+                                paper="17 of 18 printed rows"))
+    return Findings(findings)
+
+
+# -- Figure 3 ------------------------------------------------------------------------------------
+def figure03(run: OurRun) -> tuple[plt.Figure, pd.DataFrame, Findings]:
+    """Average R_dr against m for equally-spaced and random sampling (random: mean over its draws, each
+    draw's curve thin), the quoted saturation points marked; findings on saturation and on which
+    sampling gets closer at the paper's m = 5."""
+    frame, c = run.sampling, run.settings.sampling_study
+    means = frame.groupby(["sampling", "m", "repeat"], as_index=False)["value"].mean()
+    curves = means.groupby(["sampling", "m"], as_index=False)["value"].agg(["mean", "min", "max"]).reset_index()
+    fig, ax = plt.subplots(figsize=(6.0, 4.0))
+    colours = {"equal": "tab:blue", "random": "tab:orange"}
+    for how, part in curves.groupby("sampling"):
+        ax.plot(part["m"], part["mean"], "o-", color=colours[how], label=f"{how}ly spaced" if how == "equal" else
+                "random (mean of draws)")
+        if how == "random":
+            ax.fill_between(part["m"], part["min"], part["max"], color=colours[how], alpha=0.2, lw=0,
+                            label="random: range over draws")
+    quotes = quoted().query("artefact == 'figure03'")
+    for row, colour in zip(quotes.itertuples(), ("tab:blue", "tab:orange")):
+        if "near-saturation" in row.quantity:
+            ax.axvline(row.value, color=colour, ls=":", lw=1.2)
+            ax.text(row.value, ax.get_ylim()[0], f" paper: {row.quantity.split(': ')[-1]} saturates at m ≥ {row.value:g}",
+                    rotation=90, va="bottom", fontsize=7, color=colour)
+    ax.set_xscale("log")
+    ax.minorticks_off()
+    ax.set_xticks(sorted(curves["m"].unique()), [str(m) for m in sorted(curves["m"].unique())])
+    ax.set_xlabel("m (sampled parameter values; the clean image added)" if run.settings.include_clean else "m")
+    ax.set_ylabel("average DivergenceRadius")
+    ax.set_title(f"{c['model']}, {c['perturbation']}, {c['dataset']} ({c['n_images']} test images) — ours ({run.tier})",
+                 fontsize=8)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    data = tidy(means.assign(model=c["model"], method=means["sampling"], eval_dataset=c["dataset"],
+                             metric="divergence_radius", seed=means["repeat"]), source="ours", paper=PAPER,
+                artefact="figure03", tier=run.tier).assign(m=means["m"].to_numpy())
+    return fig, data, figure03_findings(run)
+
+
+def figure03_findings(run: OurRun) -> Findings:
+    """Equally spaced: R_dr at m = 5 over R_dr at the largest m > `SATURATION`; equal minus random at m = 5 > 0."""
+    frame, s = run.sampling, run.settings
+    per_image = frame.groupby(["sampling", "m", "item"])["value"].mean().unstack("item")  # random: mean of draws
+    largest, findings = int(frame["m"].max()), []
+    if 5 not in frame["m"].unique():
+        return Findings([Finding.undefined("R_dr at m = 5", "m = 5 not sampled", "near saturation at m >= 5")])
+    rows = np.stack([per_image.loc[("equal", 5)].to_numpy(), per_image.loc[("equal", largest)].to_numpy(),
+                     per_image.loc[("random", 5)].to_numpy(), per_image.loc[("random", largest)].to_numpy()], axis=1)
+    for how, a, b in (("equal", 0, 1), ("random", 2, 3)):
+        estimate, interval = _bootstrap(rows, lambda r, a=a, b=b: float(r[:, a].mean() / r[:, b].mean()), s)
+        findings.append(Finding(f"{how}: average R_dr at m = 5 / at m = {largest}", estimate, interval,
+                                f"{'near saturation at m = 5' if how == 'equal' else 'not yet saturated at m = 5'} "
+                                f"(ours: ≥ {SATURATION:.0%} of the largest m's)",
+                                direction=">" if how == "equal" else "<", threshold=SATURATION,
+                                paper="equal saturates at m >= 5, random needs m >= 20"))
+    estimate, interval = _bootstrap(rows, lambda r: float(r[:, 0].mean() - r[:, 2].mean()), s)
+    findings.append(Finding("average R_dr at m = 5: equally spaced minus random", estimate, interval,
+                            "equally-spaced sampling converges more quickly"))
+    return Findings(findings)
+
+
+# -- Figure 4 ------------------------------------------------------------------------------------
+def radius_means(run: OurRun, dataset: str, metric: str = "divergence_radius") -> pd.DataFrame:
+    """The average metric per model (rows, the study's order) and perturbation (columns, the paper's names)."""
+    part = run.metrics[(run.metrics["dataset"] == dataset) & (run.metrics["metric"] == metric)]
+    matrix = part.pivot_table(index="model", columns="perturbation", values="value", aggfunc="mean")
+    matrix = matrix.reindex(index=run.settings.models, columns=run.settings.perturbations)
+    return matrix.rename(columns=lambda p: CORRUPTIONS[p].paper_name if p in CORRUPTIONS else p)
+
+
+def figure04(run: OurRun) -> tuple[plt.Figure, pd.DataFrame, Findings]:
+    """Average R_dr per model and perturbation on the first dataset, the four quoted values beside."""
+    dataset = run.dataset("figure04")
+    matrix = radius_means(run, dataset)
+    fig, (ax, side) = plt.subplots(1, 2, figsize=(11.5, 0.5 * len(matrix) + 3.2), gridspec_kw={"width_ratios": [3, 1.3]})
+    heatmap(ax, matrix, fmt=".3f", cbar=True, title=f"average DivergenceRadius on {dataset} — {run.caption()}")
+    quotes = quoted().query("artefact == 'figure04'")
+    lines = ["The paper (ImageNet, Sec. 4.2):"] + [f"{q.model}, {q.perturbation}: {q.value:g}" for q in quotes.itertuples()]
+    lines += ["", "Shape the text describes:", "ViT below ResNet (same pretraining)", "in every cell; the highest R_dr of",
+              "CLIP ViT-L/14 and DINO v2 ViT-L/14", "is Defocus blurring (the largest", "ACC_p drop of Table 2)."]
+    side.text(0, 1, "\n".join(lines), va="top", fontsize=8, family="monospace")
+    side.axis("off")
+    fig.tight_layout()
+    long = matrix.stack().rename("value").reset_index()
+    data = tidy(long.assign(method=long["perturbation"], eval_dataset=dataset), source="ours", paper=PAPER,
+                artefact="figure04", tier=run.tier, metric="divergence_radius")
+    return fig, data, figure04_findings(run, dataset)
+
+
+def _image_radii(run: OurRun, dataset: str, model: str) -> pd.DataFrame:
+    part = run.metrics[(run.metrics["dataset"] == dataset) & (run.metrics["metric"] == "divergence_radius")
+                       & (run.metrics["model"] == model)]
+    return part.pivot(index="item", columns="perturbation", values="value")[run.settings.perturbations]
+
+
+def figure04_findings(run: OurRun, dataset: str) -> Findings:
+    """ViT vs ResNet (stand-ins) per perturbation: R_dr(ResNet) - R_dr(ViT) > 0; and for each head's
+    model, the perturbation of its largest R_dr is that of its head's largest drop."""
+    s, findings = run.settings, []
+    pairs = [(a, b) for a in s.models for b in s.models if "resnet" in a and "vit" in b]
+    for resnet, vit in pairs:
+        rows = (_image_radii(run, dataset, resnet) - _image_radii(run, dataset, vit)).to_numpy()
+        for j, perturbation in enumerate(s.perturbations):
+            estimate, interval = _bootstrap(rows, lambda r, j=j: float(r[:, j].mean()), s)
+            findings.append(Finding(f"R_dr {resnet} - {vit}, {CORRUPTIONS[perturbation].paper_name}", estimate, interval,
+                                    "a ViT is more robust than a ResNet (lower R_dr)",
+                                    paper="ViT-B/16 < RN50 and ViT-L/14 < RN50x64 in every cell"))
+    for head in (h for h in HEADS if h in set(run.predictions["head"])):
+        model = run.head_model(head)
+        radii = _image_radii(run, dataset, model).to_numpy()
+        drops = drop_matrix(run, dataset, head).to_numpy()
+        top = int(np.argmax(drops.mean(axis=0)))
+        others = [i for i in range(radii.shape[1]) if i != top]
+        estimate, interval = _bootstrap(radii, lambda r, t=top, o=others: float(r[:, t].mean() - r[:, o].mean(axis=0).max()), s)
+        findings.append(Finding(f"{model}: R_dr under {CORRUPTIONS[s.perturbations[top]].paper_name} (its {head.lower()} "
+                                "head's largest drop) minus the largest other R_dr", estimate, interval,
+                                "the perturbation with the highest R_dr has the largest ACC_p drop",
+                                paper="Defocus blurring for CLIP ViT-L/14 and DINO v2 ViT-g/14"))
+    return Findings(findings)
+
+
+# -- Figures 5-6 ---------------------------------------------------------------------------------
+def accuracy_radius_pairs(run: OurRun, dataset: str, head: str) -> pd.DataFrame:
+    """Per test image and perturbation: its R_dr under the head's model and its ACC_p (%) under the head."""
+    model = run.head_model(head)
+    radii = _image_radii(run, dataset, model).stack().rename("R_dr")
+    per_image = image_accuracies(run.predictions)
+    accuracy = per_image[(per_image["dataset"] == dataset) & (per_image["head"] == head)
+                         & (per_image["perturbation"] != CLEAN)].set_index(["item", "perturbation"])["accuracy"]
+    pairs = pd.concat([radii, PERCENT * accuracy.rename("ACC_p")], axis=1, join="inner").reset_index()
+    pairs["perturbation"] = pairs["perturbation"].map(lambda p: CORRUPTIONS[p].paper_name if p in CORRUPTIONS else p)
+    return pairs.assign(head=head, model=model, dataset=dataset)
+
+
+def binned(pairs: pd.DataFrame, bins: int = RADIUS_BINS) -> pd.DataFrame:
+    """Per perturbation, the images in `bins` R_dr quantile bins: mean R_dr and mean ACC_p of each bin."""
+    def one(group: pd.DataFrame) -> pd.DataFrame:
+        codes = pd.qcut(group["R_dr"].rank(method="first"), min(bins, len(group)), labels=False).rename("bin")
+        return group.groupby(codes)[["R_dr", "ACC_p"]].mean().assign(n_images=group.groupby(codes).size())
+
+    return pairs.groupby("perturbation", sort=False).apply(one, include_groups=False).reset_index()
+
+
+def half_split_regression(pairs: pd.DataFrame) -> tuple[float, float]:
+    """Sec. 5.2's protocol on per-image (R_dr, ACC_p) pairs: least squares on the first half of the
+    images (by index), tested on the second; (test MSE of the line, test MSE of the first half's mean)."""
+    first = pairs["item"] < np.median(pairs["item"].unique())
+    train, test = pairs[first], pairs[~first]
+    slope, intercept = np.polyfit(train["R_dr"], train["ACC_p"], 1)
+    line = float(np.mean((test["ACC_p"] - (slope * test["R_dr"] + intercept)) ** 2))
+    return line, float(np.mean((test["ACC_p"] - train["ACC_p"].mean()) ** 2))
+
+
+def accuracy_vs_radius(run: OurRun, artefact: str) -> tuple[plt.Figure, pd.DataFrame, Findings]:
+    """Fig. 5 or 6 from our run: per head, ACC_p against R_dr per perturbation (bins of images and
+    each perturbation's least-squares line over its images, drawn across its bins); findings on the
+    slope and the regression."""
+    dataset, s = run.dataset(artefact), run.settings
+    heads = [h for h in HEADS if h in set(run.predictions["head"])]
+    fig, axes = plt.subplots(1, len(heads), figsize=(5.2 * len(heads) + 2.0, 4.2), squeeze=False)
+    frames, findings = [], []
+    for ax, head, letter in zip(axes[0], heads, "ab"):
+        pairs = accuracy_radius_pairs(run, dataset, head)
+        points = binned(pairs)
+        lines = []
+        for name, group in pairs.groupby("perturbation", sort=False):
+            slope, intercept = np.polyfit(group["R_dr"], group["ACC_p"], 1) if group["R_dr"].nunique() > 1 else (0.0, group["ACC_p"].mean())
+            span = points.loc[points["perturbation"] == name, "R_dr"]  # drawn over the bins' range
+            x = np.linspace(span.min(), span.max(), 20)
+            lines.append(pd.DataFrame({"line": name, "x": x, "fit": slope * x + intercept, "low": np.nan, "high": np.nan}))
+        scatter_with_fit(ax, points, "R_dr", "ACC_p", hue="perturbation", lines=pd.concat(lines), identity=False)
+        ax.set_xlabel("DivergenceRadius (bin mean)")
+        ax.set_ylabel("ACC_p (%)")
+        ax.set_title(f"({letter}) {head.split()[0]}: {run.head_model(head)} on {dataset}", fontsize=9)
+        frames.append(points.assign(head=head, model=run.head_model(head)))
+        findings += _radius_findings(run, pairs, head, dataset)
+    axes[0][-1].legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.suptitle(f"ACC_p vs DivergenceRadius — {run.caption()}; paper: ACC_p decreases roughly linearly", fontsize=8)
+    fig.tight_layout()
+    points = pd.concat(frames, ignore_index=True)
+    data = tidy(points.rename(columns={"ACC_p": "value"}).assign(method=points["head"], eval_dataset=dataset + ": "
+                                                                 + points["perturbation"]),
+                source="ours", paper=PAPER, artefact=artefact, tier=run.tier, metric="ACC_p").assign(
+        R_dr=points["R_dr"].to_numpy(), n_images=points["n_images"].to_numpy())
+    return fig, data, Findings(findings)
+
+
+def _radius_findings(run: OurRun, pairs: pd.DataFrame, head: str, dataset: str) -> list[Finding]:
+    """The slope of ACC_p on R_dr over every (image, perturbation) pair < 0, and the half-split
+    regression's test MSE below the constant predictor's, both bootstrapped over images."""
+    s = run.settings
+    wide = pairs.pivot(index="item", columns="perturbation", values=["R_dr", "ACC_p"])
+    k = wide["R_dr"].shape[1]
+    rows = np.concatenate([wide["R_dr"].to_numpy(), wide["ACC_p"].to_numpy(), wide.index.to_numpy()[:, None]], axis=1)
+
+    def slope(r: np.ndarray) -> float:
+        x, y = r[:, :k].ravel(), r[:, k:2 * k].ravel()
+        return float(np.polyfit(x, y, 1)[0]) if np.ptp(x) > 0 else float("nan")
+
+    def gain(r: np.ndarray) -> float:
+        frame = pd.DataFrame({"item": np.repeat(np.arange(len(r)), k), "R_dr": r[:, :k].ravel(), "ACC_p": r[:, k:2 * k].ravel()})
+        line, constant = half_split_regression(frame)
+        return constant - line
+
+    model = run.head_model(head)
+    estimate, interval = _bootstrap(rows, slope, s)
+    found = [Finding(f"{head.split()[0]} ({model}), {dataset}: slope of ACC_p (%) on R_dr over images x perturbations",
+                     estimate, interval, "ACC_p decreases as DivergenceRadius increases", direction="<")]
+    estimate, interval = _bootstrap(rows, gain, s)
+    found.append(Finding(f"{head.split()[0]}, {dataset}: test MSE of the mean minus that of the line (first half -> "
+                         "second half)", estimate, interval, "R_dr predicts ACC_p (the regression beats a constant)",
+                         paper="low MSE in Figs. 10-11 (not in our text)"))
+    return found
+
+
+# -- Figure 7 ------------------------------------------------------------------------------------
+def _states(frame: pd.DataFrame) -> pd.Series:
+    return np.where(frame["state"] == "before", "before", "λ = " + frame["weight"].map("{:g}".format))
+
+
+def figure07(run: OurRun) -> tuple[plt.Figure, pd.DataFrame, Findings]:
+    """(a) average R_cs, (b) average R_dr, (c) zero-shot ACC per dataset, before and after
+    fine-tuning at each λ (the paper's default λ = 1 among them), with bootstrap intervals over images."""
+    frame = run.finetune.assign(condition=lambda f: _states(f))
+    conditions = list(dict.fromkeys(["before", *sorted(set(frame["condition"]) - {"before"},
+                                                       key=lambda c: float(c.split("= ")[1]))]))
+    datasets = run.settings.labels()
+    fig, axes = plt.subplots(1, 3, figsize=(13.0, 3.8))
+    rows = []
+    for ax, (metric, label) in zip(axes, (("cosine", "(a) average R_cs"), ("divergence_radius", "(b) average R_dr"),
+                                          ("ACC", "(c) zero-shot ACC (%)"))):
+        width = 0.8 / len(conditions)
+        for j, condition in enumerate(conditions):
+            for i, dataset in enumerate(datasets):
+                values = frame.query("metric == @metric and condition == @condition and dataset == @dataset")["value"]
+                values = values.to_numpy(dtype=float) * (PERCENT if metric == "ACC" else 1.0)
+                estimate, interval = _bootstrap(values, lambda v: float(v.mean()), run.settings)
+                x = i + (j - (len(conditions) - 1) / 2) * width
+                ax.bar(x, estimate, width, color=plt.cm.viridis(j / max(len(conditions) - 1, 1)),
+                       label=condition if i == 0 else None)
+                ax.vlines(x, interval.low, interval.high, color="black", lw=1)
+                rows.append({"model": run.settings.finetune["model"], "method": condition, "eval_dataset": dataset,
+                             "metric": metric, "value": estimate, "spread": (interval.high - interval.low) / 2})
+        ax.set_xticks(range(len(datasets)), datasets)
+        ax.set_title(label, fontsize=9)
+    axes[-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    f = run.settings.finetune
+    fig.suptitle(f"{f['model']} fine-tuned on {f['n_train']} {f['dataset']} images under {f['perturbation']} — "
+                 f"{run.caption()}; paper: R_cs and R_dr fall, ACC nearly unchanged", fontsize=8)
+    fig.tight_layout()
+    data = tidy(pd.DataFrame(rows), source="ours", paper=PAPER, artefact="figure07", tier=run.tier)
+    return fig, data, figure07_findings(run, frame)
+
+
+def figure07_findings(run: OurRun, frame: pd.DataFrame) -> Findings:
+    """Per dataset, at λ = 1: R_cs and R_dr after - before < 0; ACC after - before > -`UNCHANGED_POINTS`;
+    and the λ sweep's ends (Table 9): λ = 0 loses accuracy, the largest λ keeps more R_dr than λ = 1."""
+    s, findings = run.settings, []
+    weights = sorted({float(w) for w in frame["weight"].dropna()})
+
+    def paired(metric: str, dataset: str, condition: str) -> np.ndarray:
+        part = frame.query("metric == @metric and dataset == @dataset")
+        wide = part.pivot_table(index="item", columns="condition", values="value")
+        return (wide[[condition, "before"]] * (PERCENT if metric == "ACC" else 1.0)).to_numpy()
+
+    def change(rows: np.ndarray) -> float:
+        return float(rows[:, 0].mean() - rows[:, 1].mean())
+
+    for dataset in s.labels():
+        if 1.0 in weights:
+            for metric, name in (("cosine", "R_cs"), ("divergence_radius", "R_dr")):
+                estimate, interval = _bootstrap(paired(metric, dataset, "λ = 1"), change, s)
+                findings.append(Finding(f"{dataset}: average {name} after (λ = 1) minus before", estimate, interval,
+                                        "fine-tuning improves robustness", direction="<",
+                                        paper="both metrics decrease (Fig. 7a, b)"))
+            estimate, interval = _bootstrap(paired("ACC", dataset, "λ = 1"), change, s)
+            findings.append(Finding(f"{dataset}: zero-shot ACC after (λ = 1) minus before (points)", estimate, interval,
+                                    f"ACC nearly unchanged (ours: loses less than {UNCHANGED_POINTS:g} points)",
+                                    threshold=-UNCHANGED_POINTS, paper="nearly unchanged (Fig. 7c)"))
+        if 0.0 in weights:
+            estimate, interval = _bootstrap(paired("ACC", dataset, "λ = 0"), change, s)
+            findings.append(Finding(f"{dataset}: zero-shot ACC at λ = 0 minus before (points)", estimate, interval,
+                                    "λ = 0 achieves robustness but utility declines", direction="<",
+                                    paper="Table 9 (not in our text)"))
+        if 1.0 in weights and weights[-1] > 1.0:
+            top = f"λ = {weights[-1]:g}"
+            part = frame.query("metric == 'divergence_radius' and dataset == @dataset")
+            wide = part.pivot_table(index="item", columns="condition", values="value")[[top, "λ = 1"]].to_numpy()
+            estimate, interval = _bootstrap(wide, change, s)
+            findings.append(Finding(f"{dataset}: average R_dr at {top} minus at λ = 1", estimate, interval,
+                                    "a large λ favours utility over robustness (higher R_dr)",
+                                    paper="Table 9 (not in our text)"))
+    return Findings(findings)
