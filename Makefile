@@ -11,7 +11,7 @@ SELECT := $(if $(PAPER),--paper $(PAPER)) $(if $(ARTEFACT),--artefact $(ARTEFACT
 KERNEL := robustness-companion
 LAB_ARGS ?=
 
-.PHONY: setup lab figures notebooks test test-notebooks sync audit check-data clean
+.PHONY: setup lab figures book notebooks test test-notebooks sync audit check-data clean
 
 setup: $(VENV)/.installed
 
@@ -29,6 +29,11 @@ lab: setup
 ## Regenerate figures (default: the mini tier on embedded data). PAPER=… ARTEFACT=… TIER=… select.
 figures: setup
 	$(PY) -m lib run --tier $(TIER) $(SELECT)
+
+## The rendered book of every artefact, build/book/html/index.html, from the notebooks `make figures`
+## executed at TIER (Jupyter Book; nothing is re-executed and nothing is fetched from the network).
+book: setup
+	$(PY) -m lib.book --tier $(TIER)
 
 ## All tests, spread over the cores: unit, loader, registry and manifest tests, and nbval executing
 ## each tiny-tier notebook once and comparing it with its executed reference in tests/notebooks/.
