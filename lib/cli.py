@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 import sys
 import textwrap
@@ -10,6 +11,7 @@ from pathlib import Path
 
 
 from . import PAPERS, TIERS
+from .scale import add_executor_arguments
 
 
 def _audit(args: argparse.Namespace) -> int:
@@ -85,6 +87,20 @@ def _check_params(args: argparse.Namespace) -> int:
     return 0
 
 
+def experiment_benchmarks(path: str, name: str, results: str) -> list:
+    """The benchmarks of one ImageNet-RIB experiment: the grids `--executor` sends as jobs."""
+    from .imagenet_rib.benchmark import Benchmark
+    from .imagenet_rib.experiments import load_experiments
+    from .params import ParamsError
+    from .store import RunContext
+
+    base, experiments = load_experiments(path)
+    if name not in experiments:
+        raise ParamsError(f"{path}: no experiment {name!r}; experiments: {sorted(experiments)}")
+    return [Benchmark(settings, results, RunContext(params_file=str(path), device=settings.device))
+            for _, settings in experiments[name].variants(base, str(path))]
+
+
 def _experiment(args: argparse.Namespace) -> int:
     from .imagenet_rib.experiments import load_experiments, run_experiment
 
@@ -97,9 +113,39 @@ def _experiment(args: argparse.Namespace) -> int:
     if args.name is None:
         print(f"give --name (one of {sorted(experiments)}) or --check", file=sys.stderr)
         return 2
+    if args.executor:  # the missing runs as jobs; the accuracies below are then read back from the store
+        from .scale import JobsFailedError, executor_settings, run_on_executor
+
+        try:
+            computed = run_on_executor(functools.partial(experiment_benchmarks, path, args.name, args.results),
+                                       executor_settings(args))
+        except JobsFailedError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
+        print(f"{len(computed)} runs computed by {args.executor} jobs")
     acc = run_experiment(path, args.name, args.results)
     print(acc.to_string(max_rows=40))
     return 0
+
+
+def _verify_weights(args: argparse.Namespace) -> int:
+    from .models.registry import UnsafeCheckpointError, WeightsMissingError, record_sha256, registry, spec
+
+    keys = args.key or [s.key for s in registry().values() if s.checkpoint_file]
+    refused = 0
+    for key in keys:
+        recorded = spec(key).sha256
+        try:
+            digest = record_sha256(key, args.weights_root)
+        except WeightsMissingError:
+            print(f"missing  {key}")
+            continue
+        except UnsafeCheckpointError as error:
+            refused += 1
+            print(f"refused  {key}: {error}")
+            continue
+        print(f"{'ok' if recorded else 'recorded':<8} {key} {digest}")
+    return 1 if refused else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -129,7 +175,13 @@ def main(argv: list[str] | None = None) -> int:
     experiment.add_argument("--name", help="an experiment of params/<tier>/imagenet_rib/experiments.yaml")
     experiment.add_argument("--check", action="store_true", help="validate every experiment offline, run nothing")
     experiment.add_argument("--results", default="results", help="the results store's root")
+    add_executor_arguments(experiment)
     experiment.set_defaults(func=_experiment)
+
+    verify = sub.add_parser("verify-weights", help="read checkpoint files safely; record (or check) their sha256 in models.csv")
+    verify.add_argument("--key", action="append", help="a models.csv key (repeatable; default: every checkpoint-file row)")
+    verify.add_argument("--weights-root", help="default: $ROBUSTNESS_WEIGHTS or <repo>/weights")
+    verify.set_defaults(func=_verify_weights)
 
     for name, func, help_text in (
         ("run", _run, "execute notebooks with papermill at a tier"),
@@ -151,11 +203,11 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     from .data.registry import DatasetMissingError
     from .manifest import SelectionError
-    from .models.registry import WeightsMissingError
+    from .models.registry import UnsafeCheckpointError, WeightsMissingError
     from .params import ParamsError
 
     try:
         return args.func(args)
-    except (ParamsError, DatasetMissingError, WeightsMissingError, SelectionError) as error:
+    except (ParamsError, DatasetMissingError, WeightsMissingError, UnsafeCheckpointError, SelectionError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

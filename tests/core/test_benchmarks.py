@@ -1,0 +1,22 @@
+"""A smoke run of benchmarks/throughput.py: a tiny model, a couple of batches, both data kinds."""
+
+from __future__ import annotations
+
+import importlib.util
+
+from lib.paths import REPO_ROOT
+
+
+def test_the_throughput_benchmark_prints_every_task_as_a_ratio_to_the_ceiling(capsys, tmp_path):
+    spec = importlib.util.spec_from_file_location("throughput", REPO_ROOT / "benchmarks" / "throughput.py")
+    throughput = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(throughput)
+    frame = throughput.main(["--model", "vit_tiny_patch16_224", "--image-size", "32", "--batch-size", "2",
+                             "--batches", "1", "--workers", "0", "--ceiling-size", "128",
+                             "--tasks", "evaluation", "features", "EWC", "--out", str(tmp_path / "rows.csv")])
+    assert list(frame["data"]) == ["synthetic"] * 3 + ["jpeg"] * 3
+    assert list(frame["task"]) == ["evaluation", "features", "EWC"] * 2
+    assert (frame["images_per_s"] > 0).all() and (frame["ratio_to_ceiling"] > 0).all()
+    assert (frame["one_off_s"] >= 0).all() and (frame["dtype"] == "float32").all()
+    printed = capsys.readouterr().out
+    assert "device: cpu" in printed and "ratio_to_ceiling" in printed and (tmp_path / "rows.csv").is_file()
