@@ -162,7 +162,7 @@ def task_runner(task: str, model: nn.Module, device: str, amp: bool, batch_size:
     from lib.evaluate.predictions import predict_ranked, top_k
     from lib.finetune.methods import REGISTRY, MethodSettings, train_method
     from lib.params import read_params_file
-    from lib.train.loop import TrainConfig
+    from lib.train.config import TrainConfig
 
     if task == EVALUATION:
         return lambda batches, _: predict_ranked(model, batches, top_k(5), device, amp)

@@ -19,7 +19,6 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-import jupytext
 import yaml
 
 from .paths import resolve
@@ -51,6 +50,8 @@ _SCALARS: dict[str, tuple[type, ...]] = {
 
 def declared_parameters(notebook: str | Path) -> dict[str, Parameter]:
     """The annotated assignments of the notebook's `parameters` cell, in order."""
+    import jupytext  # here, not at the top: notebooks import this module, and jupytext takes a second to import
+
     nb = jupytext.read(notebook)
     cells = [c for c in nb.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
     if len(cells) != 1:

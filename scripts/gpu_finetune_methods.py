@@ -22,7 +22,8 @@ import torch
 
 from lib.finetune.methods import MethodSettings, masked, post_hoc, train_method
 from lib.imagenet_rib.methods import METHODS, POST_HOC, TRAINED
-from lib.train.loop import TrainConfig, predict_logits
+from lib.train.config import TrainConfig
+from lib.train.loop import predict_logits
 
 SETTINGS = MethodSettings(prompt_lr=40.0, prompt_pad=30, lora_rank=8, lora_alpha=1.0, ewc_coefficient=1.0,
                           ewc_fisher_labels="sampled", ewc_fisher_images=64, l2_coefficient=1.0, lwf_temperature=2.0,

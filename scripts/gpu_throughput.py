@@ -22,7 +22,8 @@ import torch
 from lib.evaluate.features import extract_features
 from lib.evaluate.knn import knn_votes
 from lib.train.heads import Classifier, linear_head, layer_decay_groups, set_drop_path
-from lib.train.loop import TrainConfig, train
+from lib.train.config import TrainConfig
+from lib.train.loop import train
 
 
 def build(arch: str) -> torch.nn.Module:

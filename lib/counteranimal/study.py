@@ -82,7 +82,7 @@ class StudySettings(SettingsFile):
         if self.source == "registry":
             self._validate_registry(path)
             return
-        from ..train.loop import TrainConfig
+        from ..train.config import TrainConfig
 
         for block in ("clip_pretrain", "classifier_train"):
             bad = sorted(set(getattr(self, block)) - {f.name for f in fields(TrainConfig)})
@@ -118,7 +118,7 @@ class StudySettings(SettingsFile):
 
     def train_config(self, family: str, seed: int):
         """The `TrainConfig` of a family's training, for one seed."""
-        from ..train.loop import TrainConfig
+        from ..train.config import TrainConfig
 
         block = self.clip_pretrain if FAMILIES[family][1] == "contrastive" else self.classifier_train
         return TrainConfig(**{**block, "seed": seed, "device": self.device})

@@ -26,7 +26,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ..train.loop import Batches, Loss, TrainConfig, train
+from ..train.loop import Batches, Loss, train
+from ..train.config import TrainConfig
 from .interpolation import interpolate, uniform_soup
 from .linear_probe import linear_probe
 from .lora import apply_lora, attention_blocks, merge_lora

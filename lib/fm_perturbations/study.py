@@ -95,7 +95,7 @@ class StudySettings(SettingsFile):
         """Check every name against the registries, the mini domains and the perturbations, offline."""
         from ..models.clip import TEMPLATE_SETS
         from ..perturb.perturbations import PERTURBATIONS
-        from ..train.loop import TrainConfig
+        from ..train.config import TrainConfig
 
         checks = [
             (self.source in SOURCES, f"source must be one of {SOURCES}, got {self.source!r}"),
@@ -254,7 +254,7 @@ class Study:
 
         from ..models.clip import TEMPLATE_SETS
         from ..models.standins import build_standin
-        from ..train.loop import TrainConfig
+        from ..train.config import TrainConfig
         from .training import normalised, pretrain_standin
 
         s = self.settings
@@ -417,7 +417,7 @@ class Study:
         if head_name == ZERO_SHOT:
             head = EmbeddingZeroShot.from_classifier(self._zero_shot_classifier(model, split.class_names))
         else:
-            from ..train.loop import TrainConfig
+            from ..train.config import TrainConfig
             from ..train.probe import fit_linear_probe
 
             features, targets = self.train_features(model, index)
@@ -505,7 +505,7 @@ class Study:
         """The CLIP as it is (`weight` None) or fine-tuned with λ = `weight` (Sec. 6.1) on `n_train` training
         images of the fine-tuning dataset; per test image of every dataset, R_cs and R_dr under the
         perturbation (the study's sampled values) and the zero-shot head's ACC (clean) and ACC_p."""
-        from ..train.loop import TrainConfig
+        from ..train.config import TrainConfig
         from .heads import EmbeddingZeroShot, grid_predictions, image_accuracies
         from .training import robustness_finetune
 

@@ -22,7 +22,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from ..perturb.perturbations import PERTURBATIONS, from_rgb8
-from ..train.loop import TrainConfig, parameter_groups, tensor_batches, train
+from ..train.loop import parameter_groups, tensor_batches, train
+from ..train.config import TrainConfig
 
 
 def normalised(images: np.ndarray, mean: Sequence[float], std: Sequence[float]) -> torch.Tensor:

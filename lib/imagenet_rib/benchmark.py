@@ -73,7 +73,8 @@ from ..models.standins import STANDINS, build_standin
 from ..params import Parameter, ParamsError, matches, read_params_file, validate as validate_values
 from ..paths import REPO_ROOT
 from ..store import RunContext, Store, StoredRuns, run_key
-from ..train.loop import Batches, TrainConfig, tensor_batches, train
+from ..train.loop import Batches, tensor_batches, train
+from ..train.config import TrainConfig
 from ..evaluate.predictions import hits, predict_ranked, prediction_frame
 from ..finetune.methods import BestEpoch, EpochHook, MethodSettings, post_hoc, train_method
 from .methods import METHODS, POST_HOC, TRAINED, ZERO_SHOT_METHODS

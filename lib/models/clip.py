@@ -32,7 +32,8 @@ from ..finetune.zeroshot import (
     flyp_loss,
     tokenize_prompts,
 )
-from ..train.loop import TrainConfig, tensor_batches, train
+from ..train.loop import tensor_batches, train
+from ..train.config import TrainConfig
 from .registry import OPEN_CLIP_FILE, WeightsMissingError, spec
 from .standins import build_standin
 

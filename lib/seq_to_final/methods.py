@@ -66,7 +66,8 @@ from ..finetune.interpolation import interpolate, uniform_soup
 from ..finetune.linear_probe import set_batchnorm_frozen, set_trainable
 from ..finetune.lp_ft import lp_ft_stages
 from ..finetune.regularizers import QuadraticAnchor, diagonal_fisher
-from ..train.loop import TrainConfig, tensor_batches, train
+from ..train.loop import tensor_batches, train
+from ..train.config import TrainConfig
 from .architectures import SeqToFinalNet, build
 from .sequence import ShiftSequence, Split, as_inputs
 from .shifts import augment

@@ -40,7 +40,8 @@ from ..models.standins import STANDINS, build_standin
 from ..params import ParamsError, SettingsFile
 from ..store import FeatureCache, RunContext, Store, StoredRuns, run_key
 from ..train.heads import Classifier, layer_decay_groups, set_drop_path
-from ..train.loop import TrainConfig, train
+from ..train.loop import train
+from ..train.config import TrainConfig
 from ..train.pretext import OBJECTIVES, pretrain
 from ..train.probe import fit_linear_probe, probe_scores
 

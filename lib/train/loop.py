@@ -11,43 +11,16 @@ Data come from any re-iterable of `(inputs, targets)` batches with a length.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
-from .schedule import SCHEDULES, scaled_lr
+from .config import TrainConfig
+from .schedule import SCHEDULES
 
 Batches = DataLoader | Sequence[tuple[torch.Tensor, torch.Tensor]]
 Loss = Callable[[nn.Module, torch.Tensor, torch.Tensor], torch.Tensor]
-
-
-@dataclass(frozen=True)
-class TrainConfig:
-    """Hyper-parameters of one training run (the papers' recipes are params files of these).
-
-    `optimizer`: "sgd" (with `momentum`; the papers' fine-tuning recipes) or "adamw" (betas
-    0.9/0.999; the small tiers' pre-training, where tiny ViTs do not train with SGD).
-    """
-
-    epochs: int
-    batch_size: int
-    base_lr: float
-    reference_batch: int = 256
-    momentum: float = 0.9
-    weight_decay: float = 0.0
-    optimizer: str = "sgd"
-    warmup_epochs: float = 0.0
-    label_smoothing: float = 0.0
-    seed: int = 0
-    device: str = "cpu"
-    amp: bool = False
-    schedule: str = "warmup_cosine"  # a key of `schedule.SCHEDULES`; "constant" keeps the peak lr
-
-    @property
-    def peak_lr(self) -> float:
-        return scaled_lr(self.base_lr, self.batch_size, self.reference_batch)
 
 
 def tensor_batches(inputs: torch.Tensor, targets: torch.Tensor, batch_size: int, seed: int, shuffle: bool = True) -> DataLoader:

@@ -18,7 +18,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from .heads import Classifier, embed, feature_dim
-from .loop import TrainConfig, tensor_batches, train
+from .loop import tensor_batches, train
+from .config import TrainConfig
 
 OBJECTIVES = ("supervised", "simclr", "rotation", "masked", "none")
 SIMCLR_TEMPERATURE = 0.2

@@ -7,7 +7,8 @@ import torch
 from torch import nn
 
 from .heads import linear_head
-from .loop import TrainConfig, tensor_batches, train
+from .loop import tensor_batches, train
+from .config import TrainConfig
 
 
 def fit_linear_probe(features: np.ndarray, labels: np.ndarray, num_classes: int, config: TrainConfig, batchnorm: bool) -> nn.Module:

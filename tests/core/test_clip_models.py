@@ -19,7 +19,8 @@ from lib.models.clip import (
 )
 from lib.models.registry import WeightsMissingError
 from lib.models.standins import build_standin
-from lib.train.loop import TrainConfig, predict_logits, tensor_batches
+from lib.train.config import TrainConfig
+from lib.train.loop import predict_logits, tensor_batches
 
 DIGIT_TEMPLATE = "a photo of the number {}."
 

@@ -44,7 +44,8 @@ def test_dispatch_rejects_the_wrong_kind_and_unknown_names():
 
 def test_lwf_runs_the_student_once_per_step():
     """Cross-entropy and distillation share one student forward pass (the teacher runs in eval mode)."""
-    from lib.train.loop import TrainConfig, tensor_batches
+    from lib.train.config import TrainConfig
+    from lib.train.loop import tensor_batches
 
     student_calls = []
     pretrained = nn.Linear(3, 4)

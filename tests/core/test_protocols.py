@@ -11,7 +11,8 @@ from lib.evaluate.knn import ZScore, knn_votes
 from lib.evaluate.ranking import rank_classes, topk_accuracy
 from lib.models.standins import build_standin
 from lib.train.heads import Classifier, layer_decay_groups, set_drop_path
-from lib.train.loop import TrainConfig, tensor_batches, train
+from lib.train.config import TrainConfig
+from lib.train.loop import tensor_batches, train
 from lib.train.probe import fit_linear_probe, probe_scores
 from lib.train.schedule import scaled_lr, warmup_cosine
 

@@ -19,7 +19,7 @@ from lib.fm_perturbations.heads import (
 from lib.models.clip import zero_shot_classifier
 from lib.models.standins import build_standin
 from lib.store import FeatureCache
-from lib.train.loop import TrainConfig
+from lib.train.config import TrainConfig
 from lib.train.probe import fit_linear_probe
 
 from test_fm_perturbations_grid import SIZE, photos

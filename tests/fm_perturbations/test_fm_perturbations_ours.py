@@ -20,7 +20,7 @@ from lib.models.standins import build_standin
 from lib.params import ParamsError
 from lib.paths import REPO_ROOT
 from lib.results import COLUMNS
-from lib.train.loop import TrainConfig
+from lib.train.config import TrainConfig
 
 matplotlib.use("Agg")
 TINY, MINI = "params/tiny/fm_perturbations/study.yaml", "params/mini/fm_perturbations/study.yaml"

@@ -21,7 +21,8 @@ from lib.finetune.methods import BestEpoch, MethodSettings, train_method
 from lib.imagenet_rib.suite_data import TrainingSplit
 from lib.params import ParamsError
 from lib.paths import REPO_ROOT
-from lib.train.loop import TrainConfig, tensor_batches, train
+from lib.train.config import TrainConfig
+from lib.train.loop import tensor_batches, train
 
 TINY = Path("params/tiny/imagenet_rib/benchmark.yaml")
 QUICK_PRETRAIN = {"epochs": 1, "batch_size": 64, "base_lr": 0.001, "reference_batch": 64, "optimizer": "adamw"}

@@ -21,7 +21,8 @@ from lib.seq_to_final.methods import (RUNS, Context, Hyper, JointModel, Sequence
 from lib.seq_to_final.sequence import build as build_sequence
 from lib.seq_to_final.sequence import synthetic_spec
 from lib.seq_to_final.tables import METHODS
-from lib.train.loop import TrainConfig, train
+from lib.train.config import TrainConfig
+from lib.train.loop import train
 
 TINY = Settings(lrs=(1e-3,), weight_decays=(1e-4,), dropouts=(0.0,), max_epochs=2, patience=1, batch_size=20,
                 adjacent_grid=(0.1,), ewc_grid=(1e-2,), linear_decays=((1e-3, 1e-4),),
