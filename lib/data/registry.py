@@ -7,6 +7,8 @@ Layouts (column `layout`; lib/registry/DATASETS.md describes each dataset's choi
 - `imagenet_c`: `<corruption>/<severity>/<wnid>/` folders.
 - `voc_segmentation`: a VOC2012 folder, one label per image from its mask (`lib.data.voc`).
 - `cifar_python`: the CIFAR-100 python pickles (`lib.data.cifar`).
+- `cifar10_python`: the CIFAR-10 python pickles (`lib.data.cifar`).
+- `portraits`: the Portraits archive's `M/` and `F/` folders, one split per decade (`lib.data.portraits`).
 - `inat2021`: iNaturalist 2021 `train_mini/` and `val/` species folders (`lib.data.inaturalist`).
 - `stanford_cars_devkit`: Stanford Cars images with the devkit's .mat annotations (`lib.data.cars`).
 - `objectnet`: ObjectNet 1.0 `images/` and `mappings/`, the classes that overlap ImageNet-1K with
@@ -28,18 +30,21 @@ import pandas as pd
 
 from ..paths import DATA_ROOT_ENV, REGISTRY_DIR, data_root
 from .cars import stanford_cars
-from .cifar import cifar100
+from .cifar import cifar10, cifar100
 from .counteranimal import counteranimal
 from .folders import LABEL_SPACES, FolderImages, seeded_split
 from .inaturalist import inat2021
 from .labelled import DatasetMissingError, LabelledImages
 from .objectnet import objectnet
+from .portraits import portraits
 from .voc import voc_segmentation
 
 FOLDER_LAYOUTS = ("imagefolder", "imagefolder_seeded_split", "imagenet_c")
 LOADERS: dict[str, Callable[..., LabelledImages]] = {
     "voc_segmentation": voc_segmentation,
     "cifar_python": cifar100,
+    "cifar10_python": cifar10,
+    "portraits": portraits,
     "inat2021": inat2021,
     "stanford_cars_devkit": stanford_cars,
     "objectnet": objectnet,

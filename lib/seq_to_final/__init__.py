@@ -4,7 +4,8 @@ Modules: `tables` (the printed Tables 1-15 as tidy frames), `summaries` (Mean/St
 re-derived under each reading), `formatting` (the captions' bold/italic rules), `audit`, `claims`
 (the claims ledger) and `figures` (drawings of the printed tables for the notebooks); our runs' data:
 `shifts` (the shift building blocks, as the official code does them), `sampler` (the per-step stratified
-sampler and the shift sequences), `illustrations` (Figs 2-6 drawn by our shift code), `sequence` (a
+sampler and the shift sequences), `pools` (the CIFAR-10 and CIFAR-100 super-class pools, read
+through the dataset registry), `illustrations` (Figs 2-6 drawn by our shift code), `sequence` (a
 drawn sequence's time points and splits); our runs (torch): `architectures`, `methods` (Table 1's 18
 methods as the official code runs them), `training` (one method over a sequence, predictions on the final
 test split) and `study` (sequence x architecture x method x seed through the store). None of them is

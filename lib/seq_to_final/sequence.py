@@ -25,38 +25,40 @@ Inputs enter the networks as raw 0-255 floats, channels first (`as_inputs`), as 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .pools import cifar10_pool, cifar100_superclass_pool
 from .sampler import (DEFAULT_SEED, SEQUENCES, ImagePool, build_sequence, digits_pool,
                       digits_subpopulation_pool, variable_length_entries, variable_length_sizes)
 
+if TYPE_CHECKING:
+    from .portraits import PortraitsSpec
+
 SPLITS = ("train", "valid", "test")
 
-# Pools a sequence can be drawn from, by name: the embedded stand-ins (no download).
+# Pools a sequence can be drawn from, by name: the embedded stand-ins (no download) and the paper's CIFAR pools
+# (`lib.seq_to_final.pools`, read from the data root through the dataset registry).
 POOLS: dict[str, Callable[..., ImagePool]] = {
     "digits": digits_pool,
     "digits_subpopulations": digits_subpopulation_pool,
+    "cifar10": cifar10_pool,
+    "cifar100_superclasses": cifar100_superclass_pool,
 }
-# The paper's pools, which have no loader in lib yet (their registry entries and loaders are the dataset part
-# of issue #10): name -> what is needed and where to get it.
-PAPER_POOLS: dict[str, str] = {
-    "cifar10": "CIFAR-10 (python version, 50,000 train / 10,000 test 32x32 images, 10 classes) from "
-               "https://www.cs.toronto.edu/~kriz/cifar.html, no licence stated",
-    "cifar100_superclasses": "CIFAR-100 (python version) with its 20 coarse labels and the fine labels as "
-                             "sub-populations, from https://www.cs.toronto.edu/~kriz/cifar.html, no licence stated",
-    "portraits": "Portraits (Ginosar et al. 2015) yearbook faces in decade folders, from the Dropbox archive "
-                 "faces_aligned_small_mirrored_co_aligned_cropped_cleaned.tar.gz, no licence stated",
+# The paper's data that is not a pool to draw shifted steps from: name -> what it is instead.
+NON_POOLS: dict[str, str] = {
+    "portraits": "Portraits is a sequence of its own, its eight decades as steps (`portraits.build_portraits`), "
+                 "not a pool; the study does not run it yet",
 }
 
 
 def pool_error(name: str) -> str:
     """The one-line reason a pool name cannot be drawn from."""
-    if name in PAPER_POOLS:
-        return (f"pool {name!r} needs {PAPER_POOLS[name]}; lib has no loader for it yet (use an embedded pool: "
-                f"{sorted(POOLS)})")
+    if name in NON_POOLS:
+        return f"pool {name!r}: {NON_POOLS[name]} (known pools: {sorted(POOLS)})"
     return f"unknown pool {name!r}; known pools: {sorted(POOLS)}"
 
 
@@ -131,9 +133,10 @@ def combine(splits: Sequence[Split]) -> Split:
 
 @dataclass(frozen=True)
 class ShiftSequence:
-    """Steps 0 (source) .. T (final) of one drawn sequence; `steps[t][split]` is a `Split`."""
+    """Steps 0 (source) .. T (final) of one drawn sequence (or of Portraits, `portraits.build_portraits`);
+    `steps[t][split]` is a `Split`."""
 
-    spec: SequenceSpec
+    spec: SequenceSpec | PortraitsSpec
     steps: tuple[dict[str, Split], ...]
     num_classes: int
 
@@ -175,6 +178,13 @@ def build(spec: SequenceSpec) -> ShiftSequence:
         {split: Split(images, labels, step.pool_indices[split]) for split, (images, labels) in step.splits.items()}
         for step in drawn)
     return ShiftSequence(spec, steps, pool.num_classes)
+
+
+def open_pools(specs: Iterable[SequenceSpec]) -> None:
+    """Read every pool the specs draw from, before any compute: a paper pool whose dataset is not on disk
+    stops here with the registry's one-line `DatasetMissingError` (the CIFAR pools are then cached)."""
+    for pool, size in sorted({(spec.pool, spec.image_size) for spec in specs}):
+        POOLS[pool](size=size)
 
 
 def as_inputs(images: np.ndarray) -> np.ndarray:

@@ -29,7 +29,7 @@ from ..params import ParamsError, SettingsFile
 from ..store import RunContext, Store, StoredRuns
 from .methods import RUNS, Hyper, Settings
 from .sampler import SEQUENCES
-from .sequence import POOLS, SequenceSpec, pool_error, synthetic_spec, variable_length_spec
+from .sequence import POOLS, SequenceSpec, open_pools, pool_error, synthetic_spec, variable_length_spec
 from .tables import ARCHITECTURES, PAPER
 
 SUBPOPULATION_SEQUENCES = ("sss",)
@@ -134,15 +134,21 @@ class Study(StoredRuns):
                 "architecture": architecture, "method": method, "seed": seed, "protocol": self.settings.protocol}
 
     def jobs(self) -> list[tuple[dict[str, Any], Callable[[], pd.DataFrame]]]:
+        """`(config, compute)` of every run. If any is missing from the store, every pool is read first, so a
+        missing dataset stops here (`sequence.open_pools`); stored runs read back without the data."""
         from .training import run  # torch only when jobs are built
 
+        specs = self.settings.specs()
         method_settings = self.settings.method_settings()
-        return [(self.run_config(name, spec, architecture, method, seed),
+        jobs = [(self.run_config(name, spec, architecture, method, seed),
                  functools.partial(_labelled, run, name, spec, method, architecture, method_settings, seed))
-                for name, spec in self.settings.specs().items()
+                for name, spec in specs.items()
                 for architecture in self.settings.architectures_of(name)
                 for method in self.settings.methods
                 for seed in self.settings.seeds]
+        if not all(self.store.has(config) for config, _ in jobs):
+            open_pools(specs.values())
+        return jobs
 
 
 def _labelled(run: Callable[..., pd.DataFrame], sequence: str, spec: SequenceSpec, method: str, architecture: str,

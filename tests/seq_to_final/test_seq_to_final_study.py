@@ -1,12 +1,13 @@
 """lib.seq_to_final.study: strict settings, and a tiny sweep through the results store."""
 
-from dataclasses import fields, replace
+from dataclasses import replace
 
 import pandas as pd
 import pytest
 import torch
 
-from lib.params import ParamsError, read_settings
+from lib.data.labelled import DatasetMissingError
+from lib.params import ParamsError
 from lib.seq_to_final.methods import RUNS, Hyper, Settings
 from lib.seq_to_final.study import Study, StudySettings, accuracies
 from lib.seq_to_final.tables import ARCHITECTURES
@@ -29,12 +30,11 @@ def test_tiny_settings_load_and_convert():
     assert settings.specs()["sss"].pool == "digits_subpopulations" and settings.specs()["rotation_3"].sizes == (100, 60, 40)
 
 
-def test_full_settings_hold_the_paper_and_stop_on_the_missing_pool_before_compute():
-    with pytest.raises(ParamsError, match=r"pool 'cifar10' needs CIFAR-10 .*cs.toronto.edu.*no loader"):
-        StudySettings.load(FULL)
-    values = read_settings(FULL, {f.name: f.type for f in fields(StudySettings)})
-    full = StudySettings(**{**values, "pool": "digits", "subpopulation_pool": "digits_subpopulations"})
-    full.validate(FULL)  # everything but the pools validates
+def test_full_settings_hold_the_paper_and_stop_on_the_missing_data_before_compute(tmp_path, monkeypatch):
+    full = StudySettings.load(FULL)  # validates offline, without the data
+    monkeypatch.setenv("ROBUSTNESS_DATA_ROOT", str(tmp_path))
+    with pytest.raises(DatasetMissingError, match=r"'cifar10' .*not found at .*ROBUSTNESS_DATA_ROOT.*cs.toronto.edu"):
+        Study(full, tmp_path / "results").jobs()
     assert set(full.architectures) == set(ARCHITECTURES) and set(full.methods) == set(RUNS)
     assert full.method_settings() == Settings() and full.sizes == [6000, 4000, 6000, 4000]
     assert full.architectures_of("rotation_8") == ["Res-4"] and full.architectures_of("CLR") == full.architectures

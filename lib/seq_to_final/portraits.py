@@ -1,0 +1,72 @@
+"""Seq-to-Final's Portraits sequence, as the official `load_yearbook_data` builds it: the eight decades of the
+registry's `portraits` dataset (1930s .. 1990s, then 2000-2013) are steps 0 .. 7 with no synthetic shift.
+
+Each decade's faces (M = 0, F = 1, in `ImageFolder`'s order) are read as RGB and resized to 32 x 32 (PIL
+bilinear, torchvision's `Resize` on PIL images). One `RandomState(seed)` (the code's `np.random.seed(1007)`)
+shuffles each decade's positions in turn; a decade's first int(.8 n) shuffled positions train and the rest
+validate, except the final decade's: int(.4 n) train, up to int(.5 n) validate, the rest is the test split
+(2205 / 552 / 2757 of the 5514 images of Table 4). Pool indices are positions within the decade.
+
+Not yet here: the code's input scaling for Portraits (ToTensor's [0, 1] then Normalize with 255 x the
+ImageNet statistics, pitfall P20); `sequence.as_inputs` feeds raw 0-255 as for CIFAR.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .sampler import DEFAULT_SEED
+from .sequence import ShiftSequence, Split
+
+TRAIN_FRACTION = 0.8
+FINAL_TRAIN_FRACTION, FINAL_TEST_START = 0.4, 0.5
+PORTRAITS_CLASSES = 2
+
+
+@dataclass(frozen=True)
+class PortraitsSpec:
+    """The Portraits sequence: image side (the code's 32) and the split seed (the code's 1007)."""
+
+    image_size: int = 32
+    seed: int = DEFAULT_SEED
+
+
+def decade_splits(n_images: int, final: bool, rng: np.random.RandomState) -> dict[str, np.ndarray]:
+    """Positions of one decade's train / valid (/ test for the final decade) splits, shuffled by `rng`."""
+    order = np.arange(n_images)
+    rng.shuffle(order)
+    if not final:
+        cut = int(TRAIN_FRACTION * n_images)
+        return {"train": order[:cut], "valid": order[cut:]}
+    train_end, valid_end = int(FINAL_TRAIN_FRACTION * n_images), int(FINAL_TEST_START * n_images)
+    return {"train": order[:train_end], "valid": order[train_end:valid_end], "test": order[valid_end:]}
+
+
+def decade_images(decade: str, size: int, root: str | Path | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """One decade's faces as uint8 (N, size, size, 3) RGB and their labels (M = 0, F = 1)."""
+    from PIL import Image
+
+    from ..data.registry import open_dataset
+
+    data = open_dataset("portraits", root=root, split=decade)
+    images = [np.asarray(data.image(i).resize((size, size), Image.BILINEAR)) for i in range(len(data))]
+    return np.stack(images), np.asarray(data.targets, np.int64)
+
+
+def build_portraits(spec: PortraitsSpec = PortraitsSpec(), root: str | Path | None = None) -> ShiftSequence:
+    """The Portraits sequence from the data root (`$ROBUSTNESS_DATA_ROOT`, else `<repo>/data`, or `root`); a
+    missing archive stops with the registry's one-line `DatasetMissingError`."""
+    from ..data.portraits import PORTRAITS_DECADES
+
+    rng = np.random.RandomState(spec.seed)
+    decades = list(PORTRAITS_DECADES)
+    steps = []
+    for index, decade in enumerate(decades):
+        images, labels = decade_images(decade, spec.image_size, root)
+        splits = decade_splits(len(labels), index == len(decades) - 1, rng)
+        steps.append({split: Split(images[positions], labels[positions], positions.astype(np.int64))
+                      for split, positions in splits.items()})
+    return ShiftSequence(spec, tuple(steps), PORTRAITS_CLASSES)
