@@ -98,18 +98,20 @@ def _ground_cost(
     lambda_x: float,
     lambda_y: float,
     diagonal_cov: bool,
+    metric: str = "sqeuclidean",
 ) -> np.ndarray:
-    cost = lambda_x * ot.dist(x1, x2, metric="sqeuclidean")
+    cost = lambda_x * ot.dist(x1, x2, metric=metric)
     if labels1 is not None:
         cost = cost + lambda_y * _label_cost(x1, labels1, x2, labels2, diagonal_cov)
     return cost
 
 
-def _transport_cost(cost: np.ndarray, method: OTMethod, reg: float, scale: float) -> float:
+def _transport_cost(cost: np.ndarray, method: OTMethod, reg: float, scale: float,
+                    max_iterations: int = EMD_MAX_ITERATIONS) -> float:
     a = np.full(cost.shape[0], 1.0 / cost.shape[0])
     b = np.full(cost.shape[1], 1.0 / cost.shape[1])
     if method == "emd":
-        return float(ot.emd2(a, b, cost, numItermax=EMD_MAX_ITERATIONS))
+        return float(ot.emd2(a, b, cost, numItermax=max_iterations))
     return float(ot.sinkhorn2(a, b, cost / scale, reg, method="sinkhorn_stabilized", numItermax=10_000)) * scale
 
 
@@ -123,8 +125,12 @@ def ot_dataset_distance(
     lambda_x: float = 1.0,
     lambda_y: float = 1.0,
     diagonal_cov: bool = False,
+    metric: str = "sqeuclidean",
+    max_iterations: int = EMD_MAX_ITERATIONS,
 ) -> float:
-    """W2 between two datasets of rows (n1, ...) and (n2, ...); OTDD when both label arrays are given."""
+    """W2 between two datasets of rows (n1, ...) and (n2, ...); OTDD when both label arrays are given.
+    `metric` is `ot.dist`'s ground metric of the feature term ("euclidean" gives the square root of W1);
+    `max_iterations` bounds the exact solver (POT's own default is 100 000)."""
     if (labels1 is None) != (labels2 is None):
         raise ValueError("give labels for both datasets or for neither")
     if method not in ("emd", "sinkhorn"):
@@ -132,12 +138,12 @@ def ot_dataset_distance(
     a, b = _rows(x1), _rows(x2)
     la = None if labels1 is None else np.asarray(labels1)
     lb = None if labels2 is None else np.asarray(labels2)
-    cross = _ground_cost(a, la, b, lb, lambda_x, lambda_y, diagonal_cov)
+    cross = _ground_cost(a, la, b, lb, lambda_x, lambda_y, diagonal_cov, metric)
     scale = float(cross.max()) or 1.0
-    value = _transport_cost(cross, method, reg, scale)
+    value = _transport_cost(cross, method, reg, scale, max_iterations)
     if method == "sinkhorn":
-        self_a = _transport_cost(_ground_cost(a, la, a, la, lambda_x, lambda_y, diagonal_cov), method, reg, scale)
-        self_b = _transport_cost(_ground_cost(b, lb, b, lb, lambda_x, lambda_y, diagonal_cov), method, reg, scale)
+        self_a = _transport_cost(_ground_cost(a, la, a, la, lambda_x, lambda_y, diagonal_cov, metric), method, reg, scale)
+        self_b = _transport_cost(_ground_cost(b, lb, b, lb, lambda_x, lambda_y, diagonal_cov, metric), method, reg, scale)
         value -= (self_a + self_b) / 2
     return float(np.sqrt(max(value, 0.0)))
 

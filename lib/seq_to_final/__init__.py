@@ -8,8 +8,12 @@ sampler and the shift sequences), `pools` (the CIFAR-10 and CIFAR-100 super-clas
 through the dataset registry), `illustrations` (Figs 2-6 drawn by our shift code), `sequence` (a
 drawn sequence's time points and splits); our runs (torch): `architectures`, `methods` (Table 1's 18
 methods as the official code runs them), `training` (one method over a sequence, predictions on the final
-test split) and `study` (sequence x architecture x method x seed through the store). None of them is
-imported here.
+test split) and `study` (sequence x architecture x method x seed through the store); the analyses:
+`shift_metrics` (Tables 5-6's covariate and conditional shift, PCA then exact optimal transport),
+`interpolation_paths` (accuracy along linear weight interpolations, Figs 1 and 10-15, with the code's
+BatchNorm treatment and its alternatives) and `model_geometry` (parameter vectors, the joint model's
+adjacent-weight distances, the weight projections of Fig. 16 and the per-layer SVCCA of Fig. 17, on
+`lib.metrics.svcca`). None of them is imported here.
 """
 
 from .audit import audits

@@ -136,15 +136,19 @@ def build(name: str, num_classes: int = 10) -> SeqToFinalNet:
     return SeqToFinalNet(name, _stem(), blocks, _linear_head(plan.output_dims[-1], num_classes))
 
 
+def table7_names(model: nn.Module) -> list[str]:
+    """The parameters Table 7 counts (the official `get_param_vec`): conv and linear weights and biases,
+    without BatchNorm and without the ResNet downsample convolutions."""
+    return [f"{module_name}.{name}" if module_name else name
+            for module_name, module in model.named_modules()
+            if isinstance(module, (nn.Conv2d, nn.Linear)) and ".downsample." not in f".{module_name}."
+            for name, _ in module.named_parameters(recurse=False)]
+
+
 def table7_parameters(model: nn.Module) -> int:
-    """Parameters as Table 7 counts them: conv and linear weights and biases, without BatchNorm and
-    without the ResNet downsample convolutions."""
-    return sum(
-        p.numel()
-        for name, module in model.named_modules()
-        if isinstance(module, (nn.Conv2d, nn.Linear)) and ".downsample." not in f".{name}."
-        for p in module.parameters(recurse=False)
-    )
+    """Parameters as Table 7 counts them (`table7_names`)."""
+    parameters = dict(model.named_parameters())
+    return sum(parameters[name].numel() for name in table7_names(model))
 
 
 def all_parameters(model: nn.Module) -> int:

@@ -46,8 +46,9 @@ Methods (`RUNS`: run name -> `Run`; the run's Table 1 column in `Run.column`):
 Table 15's ablations: fine-tuning pulled towards the pre-trained weights instead of towards zero, from
 them or from a fresh random model (`fine_tune_towards_previous`).
 
-Also here: `interpolated_state` for the linear interpolation paths (Figs 1, 10-15), with the code's
-treatment of BatchNorm and ResNet downsample convolutions as an option, and `average_states`.
+Also here: `interpolated_state` for the linear interpolation paths (Figs 1, 10-15; `interpolation_paths`
+evaluates them), with the code's treatment of BatchNorm and ResNet downsample convolutions as an option,
+and `average_states`.
 """
 
 from __future__ import annotations
