@@ -19,7 +19,7 @@ import pandas as pd
 import torch
 from torch import nn
 
-from ..train.loop import predict_logits
+from ..train.loop import batch_logits
 from .ranking import rank_classes
 
 PREFIX = "pred_"
@@ -67,10 +67,9 @@ def predict_ranked(
     amp: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Ranked classes (`rank` of the logits) and targets of every item of `batches`, a batch at a
-    time through `lib.train.loop.predict_logits` (eval mode; bf16 autocast on CUDA when `amp`)."""
+    time through `lib.train.loop.batch_logits` (eval mode; bf16 autocast on CUDA when `amp`)."""
     ranked, targets = [], []
-    for batch in batches:
-        logits, target = predict_logits(model, [batch], device, amp)
+    for logits, target in batch_logits(model, batches, device, amp):
         ranked.append(rank(logits))
         targets.append(target.numpy())
     if not ranked:

@@ -24,6 +24,7 @@ ObjectNet's scoring, the reference set, the training splits) is here.
 from __future__ import annotations
 
 import copy
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -112,6 +113,13 @@ class FineTuningBatches(ABC):
         return self._split_batches(name, batch_size, seed, split, 1)
 
 
+@functools.cache
+def embedded_source(image_size: int) -> EmbeddedSource:
+    """One source of the embedded domains per image size and process: the benchmarks of a sweep (one
+    per value) share its domains, built once (the same seed builds the same images)."""
+    return EmbeddedSource(image_size)
+
+
 class EmbeddedSuite(FineTuningBatches):
     """The miniature suite: shifted digits domains, some keeping only a class subset (`class_subsets`)."""
 
@@ -119,7 +127,7 @@ class EmbeddedSuite(FineTuningBatches):
         self.reference = pretrain_domain
         self.names = list(suite)
         self.class_subsets = class_subsets
-        self.source = EmbeddedSource(image_size)
+        self.source = embedded_source(image_size)
         self.pretraining: Domain = self.source.domain(pretrain_domain)
 
     def mask(self, name: str) -> torch.Tensor | None:

@@ -10,23 +10,48 @@ Data come from any re-iterable of `(inputs, targets)` batches with a length.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import torch
 from torch import nn
-from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data import BatchSampler, DataLoader, RandomSampler, SequentialSampler, TensorDataset
 
 from .config import TrainConfig
 from .schedule import SCHEDULES
 
-Batches = DataLoader | Sequence[tuple[torch.Tensor, torch.Tensor]]
 Loss = Callable[[nn.Module, torch.Tensor, torch.Tensor], torch.Tensor]
 
 
-def tensor_batches(inputs: torch.Tensor, targets: torch.Tensor, batch_size: int, seed: int, shuffle: bool = True) -> DataLoader:
+class TensorBatches:
+    """In-memory batches of `(inputs, targets)`, reshuffled on every pass by one generator seeded with `seed`.
+
+    The batches, their order and the generator's draws are those of a `DataLoader` over a
+    `TensorDataset` with `shuffle` and that generator (the same sampler, and the same draw of a
+    worker seed at the start of each pass), but each batch is one indexing of the tensors instead of
+    a fetch and a collation per item."""
+
+    def __init__(self, inputs: torch.Tensor, targets: torch.Tensor, batch_size: int, seed: int, shuffle: bool = True) -> None:
+        self.dataset = TensorDataset(inputs, targets)  # as a DataLoader's (`len(batches.dataset)`: the items)
+        self.generator = torch.Generator().manual_seed(seed)
+        items = range(len(inputs))
+        sampler = RandomSampler(items, generator=self.generator) if shuffle else SequentialSampler(items)
+        self.batch_sampler = BatchSampler(sampler, batch_size, drop_last=False)
+
+    def __len__(self) -> int:
+        return len(self.batch_sampler)
+
+    def __iter__(self) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
+        torch.empty((), dtype=torch.int64).random_(generator=self.generator)  # DataLoader's per-pass worker seed
+        inputs, targets = self.dataset.tensors
+        return ((inputs[index], targets[index]) for index in map(torch.as_tensor, self.batch_sampler))
+
+
+Batches = DataLoader | TensorBatches | Sequence[tuple[torch.Tensor, torch.Tensor]]
+
+
+def tensor_batches(inputs: torch.Tensor, targets: torch.Tensor, batch_size: int, seed: int, shuffle: bool = True) -> TensorBatches:
     """In-memory batches, reshuffled each epoch by a generator seeded with `seed`."""
-    generator = torch.Generator().manual_seed(seed)
-    return DataLoader(TensorDataset(inputs, targets), batch_size=batch_size, shuffle=shuffle, generator=generator)
+    return TensorBatches(inputs, targets, batch_size, seed, shuffle)
 
 
 def cross_entropy(label_smoothing: float = 0.0) -> Loss:
@@ -109,16 +134,24 @@ def train(
     return history
 
 
-@torch.no_grad()
-def predict_logits(model: nn.Module, batches: Iterable[tuple[torch.Tensor, torch.Tensor]], device: str = "cpu", amp: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
-    """Logits and targets of every item, the model in eval mode (its mode restored after)."""
+def batch_logits(
+    model: nn.Module, batches: Iterable[tuple[torch.Tensor, torch.Tensor]], device: str = "cpu", amp: bool = False
+) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
+    """`(logits on the CPU, targets)` of each batch, without gradients, the model moved to `device` and
+    in eval mode while they are drawn (its mode restored after); bf16 autocast on CUDA when `amp`."""
     was_training = model.training
     model.eval().to(device)
-    use_amp = amp and torch.device(device).type == "cuda"
-    logits, targets = [], []
-    for inputs, target in batches:
-        with torch.autocast(torch.device(device).type, dtype=torch.bfloat16, enabled=use_amp):
-            logits.append(model(inputs.to(device, non_blocking=True)).float().cpu())
-        targets.append(target)
-    model.train(was_training)
+    kind = torch.device(device).type
+    try:
+        for inputs, target in batches:
+            with torch.no_grad(), torch.autocast(kind, dtype=torch.bfloat16, enabled=amp and kind == "cuda"):
+                logits = model(inputs.to(device, non_blocking=True)).float().cpu()
+            yield logits, target
+    finally:
+        model.train(was_training)
+
+
+def predict_logits(model: nn.Module, batches: Iterable[tuple[torch.Tensor, torch.Tensor]], device: str = "cpu", amp: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+    """Logits and targets of every item, the model in eval mode (its mode restored after)."""
+    logits, targets = zip(*batch_logits(model, batches, device, amp))
     return torch.cat(logits), torch.cat(targets)
