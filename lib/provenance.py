@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import platform
+import re
 import subprocess
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from .paths import REPO_ROOT
@@ -38,20 +41,31 @@ def git_revision() -> str:
     return rev + ("+dirty" if dirty else "")
 
 
+def unimported_version(package: str) -> str:
+    """`package.__version__` read from the package's `version.py`, without importing the package
+    (torch, timm and open_clip take seconds to import; every run key holds their versions, and a
+    notebook reading stored runs needs only the keys). Torch's holds its build tag, e.g. `+cu130`."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(f"{package} is not installed")
+    text = Path(spec.submodule_search_locations[0], "version.py").read_text()
+    found = re.search(r"^__version__ = ['\"]([^'\"]+)['\"]", text, re.M)
+    if found is None:
+        raise ValueError(f"no __version__ literal in {package}/version.py")
+    return found.group(1)
+
+
 @lru_cache(maxsize=1)
 def library_versions() -> dict[str, str]:
     """Versions of the libraries whose numerics can change a result."""
     import numpy
-    import open_clip
     import sklearn
-    import timm
-    import torch
 
     return {
         "python": platform.python_version(),
-        "torch": torch.__version__,
-        "timm": timm.__version__,
-        "open_clip": open_clip.__version__,
+        "torch": unimported_version("torch"),
+        "timm": unimported_version("timm"),
+        "open_clip": unimported_version("open_clip"),
         "numpy": numpy.__version__,
         "sklearn": sklearn.__version__,
     }

@@ -29,9 +29,8 @@ from dataclasses import dataclass, fields
 import numpy as np
 import pandas as pd
 
-from ..data.embedded import digits_arrays, skimage_photo
-from ..data.shifts import resize, split
-from ..models.clip import DIGIT_CLASS_NAMES
+from ..data.embedded import DIGIT_CLASS_NAMES, digits_arrays, skimage_photo
+from ..data.subsets import split
 from .metrics import GROUPS
 
 # name -> (RGB colour in [0, 1], scikit-image photo giving its grey texture); light colours, so black ink shows
@@ -130,6 +129,8 @@ def _textures() -> dict[str, np.ndarray]:
 @functools.cache
 def _resized_digits(object_size: int) -> tuple[np.ndarray, np.ndarray]:
     """Every digit as ink opacity in [0, 1] at `object_size` pixels (bilinear, `lib.data.shifts.resize`), and the labels."""
+    from ..data.shifts import resize  # torch: only where the miniature is rendered
+
     images, labels = digits_arrays()
     return resize(images, object_size)[:, 0].numpy().astype(np.float64), labels
 
@@ -206,6 +207,6 @@ def background_table(spec: MiniatureSpec) -> pd.DataFrame:
 
 def as_tensors(images: np.ndarray):
     """8-bit RGB (N, H, W, 3) as float32 torch (N, 3, H, W) in [0, 1] (imports torch)."""
-    from ..perturb.perturbations import from_rgb8
+    from ..perturb.tensors import from_rgb8
 
     return from_rgb8(images, channels=3)

@@ -14,7 +14,6 @@ the CLIPs (not on other data, as the paper's ImageNet models were: see the noteb
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
@@ -39,8 +38,10 @@ def run_study(study_params: str, results_dir: str) -> tuple[StudySettings, pd.Da
     the `tier` of the settings file's folder, `params/<tier>/counteranimal/…`)."""
     settings = StudySettings.load(study_params)
     context = RunContext(params_file=study_params, device=settings.device)
-    frame = Study(settings, Path(results_dir), context).run_accuracies()
-    return settings, frame.assign(tier=tier_of(study_params))
+    study = Study(settings, Path(results_dir), context)
+    sizes = study.model_sizes().drop_duplicates("model").set_index("model")["params_m"]
+    frame = study.run_accuracies()
+    return settings, frame.assign(tier=tier_of(study_params), params_m=frame["model"].map(sizes))
 
 
 def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
@@ -53,25 +54,15 @@ def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
     return Study(settings, Path(params["results_dir"]), context).precompute()
 
 
-@functools.cache
-def standin_parameters(architecture: str, image_size: int) -> float:
-    """Millions of parameters of a stand-in (NaN for a registry model), for the marker size."""
-    from ..models.standins import STANDINS, build_standin
-
-    if architecture not in STANDINS:
-        return float("nan")
-    model = build_standin(architecture, num_classes=10, image_size=image_size)
-    return sum(p.numel() for p in model.parameters()) / 1e6
-
-
-def our_points(frame: pd.DataFrame, image_size: int = 16, averaging: str = "balanced") -> pd.DataFrame:
+def our_points(frame: pd.DataFrame, averaging: str = "balanced") -> pd.DataFrame:
     """One row per (model, seed): family, common, counter, drop (%), and the marker columns of the
-    paper's points (`params_m` the stand-in's size, `data_m` the pre-training images in millions)."""
+    paper's points (`params_m` the stand-in's size, as `run_study` gives it, `data_m` the pre-training
+    images in millions)."""
     labels = ["model", "family", "architecture", "images", "correlation", "seed"]
     wide = (frame[frame["averaging"] == averaging]
             .pivot_table(index=labels, columns="metric", values="value", sort=False, dropna=False).reset_index())
     wide = wide.dropna(subset=["common", "counter"])
-    wide["params_m"] = [standin_parameters(a, image_size) for a in wide["architecture"]]
+    wide["params_m"] = wide["model"].map(frame.drop_duplicates("model").set_index("model")["params_m"])
     wide["data_m"] = wide["images"].where(wide["images"] > 0) / 1e6
     return wide
 
@@ -163,8 +154,7 @@ def our_panel(artefact: str, settings: StudySettings, frame: pd.DataFrame) -> tu
         raise KeyError(f"no our-run panel for {artefact!r}; panels exist for {list(PANELS)}")
     (setup, clip_table, imagenet_table, with_lvlms), annotate = SCATTERS[artefact][0][0], SCATTERS[artefact][1]
     paper = scatter_points(clip_table, imagenet_table, with_lvlms).assign(setup=setup, source="paper")
-    size = settings.spec().image_size if settings.source == "miniature" else 224
-    points = our_points(frame, size)
+    points = our_points(frame)
     tier, seeds = frame["tier"].iloc[0], points["seed"].nunique()
     candidates = "1 vs 10" if settings.source == "miniature" else "1 vs 1000"
     ours = points.assign(setup=candidates, source="ours")

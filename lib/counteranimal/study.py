@@ -27,6 +27,7 @@ Two sources, as `params/<tier>/counteranimal/study.yaml` says (`StudySettings`):
 from __future__ import annotations
 
 import functools
+import json
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, Callable
@@ -203,6 +204,11 @@ class Study(StoredRuns):
         """`accuracies` of every run, kept as the store's summary of these runs."""
         return self.summary(accuracies)
 
+    def model_sizes(self) -> pd.DataFrame:
+        """`model_size` of every run, kept as the store's summary of these runs (reading it back
+        builds no model, so needs no torch)."""
+        return self.summary(model_size)
+
     # -- miniature ----------------------------------------------------------------------------
     def _test_set(self, seed: int):
         """The miniature CounterAnimal of `seed`, rendered once per study."""
@@ -284,3 +290,22 @@ def accuracies(runs: pd.DataFrame) -> pd.DataFrame:
     for key, run in runs.groupby(RUN_COLUMNS, sort=False, dropna=False):
         rows.append(metrics.summary(run).assign(**dict(zip(RUN_COLUMNS, key))))
     return pd.concat(rows, ignore_index=True)[RUN_COLUMNS + ["averaging", "metric", "value"]]
+
+
+@functools.cache
+def standin_parameters(architecture: str, image_size: int) -> float:
+    """Millions of parameters of a stand-in (NaN for a registry model), for the marker size."""
+    from ..models.standins import STANDINS, build_standin
+
+    if architecture not in STANDINS:
+        return float("nan")
+    model = build_standin(architecture, num_classes=10, image_size=image_size)
+    return sum(p.numel() for p in model.parameters()) / 1e6
+
+
+def model_size(run: pd.DataFrame) -> pd.DataFrame:
+    """A run's model and its millions of parameters (`params_m`): a stand-in's at the image size of its
+    miniature, NaN for a registry model."""
+    config = json.loads(run["config"].iloc[0])
+    image_size = config["miniature"]["image_size"] if config["source"] == "miniature" else 0
+    return pd.DataFrame({"model": [config["model"]], "params_m": [standin_parameters(config["architecture"], image_size)]})

@@ -7,10 +7,14 @@
 
 from __future__ import annotations
 
-import numpy as np
-import torch
-from torch.utils.data import TensorDataset
+from typing import TYPE_CHECKING
 
+import numpy as np
+
+if TYPE_CHECKING:
+    from torch.utils.data import TensorDataset
+
+DIGIT_CLASS_NAMES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")  # in words: captions, prompts
 SKIMAGE_PHOTOS = ("astronaut", "coffee", "chelsea", "rocket", "hubble_deep_field", "immunohistochemistry", "retina", "colorwheel", "camera", "coins", "moon", "horse", "clock", "grass", "gravel", "brick")
 
 
@@ -25,6 +29,9 @@ def digits_arrays() -> tuple[np.ndarray, np.ndarray]:
 
 def digits_dataset() -> TensorDataset:
     """The digits as a torch dataset of `(image, label)`."""
+    import torch
+    from torch.utils.data import TensorDataset
+
     images, labels = digits_arrays()
     return TensorDataset(torch.from_numpy(images), torch.from_numpy(labels))
 

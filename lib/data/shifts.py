@@ -8,6 +8,7 @@ The small tiers of two papers need a "pretraining" domain and several shifted on
 - a categorical shift changes both classes and image statistics (`photos`: 16-way classification
   of random grey crops of scikit-image's bundled photos).
 All domains are grey images in [0, 1] of shape (N, 1, size, size), split train/test with a seed.
+Their names and descriptions live in `lib.data.domains` (no torch).
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from ..perturb.perturbations import apply_batch, from_rgb8, to_rgb8
+from .domains import STYLE_SHIFTS, describe
 from .embedded import SKIMAGE_PHOTOS, digits_arrays, skimage_photo
-
-TEST_FRACTION = 0.3
+from .subsets import split
 
 
 @dataclass(frozen=True)
@@ -38,46 +38,12 @@ class Domain:
     num_classes: int
 
 
-@dataclass(frozen=True)
-class StyleShift:
-    """A perturbation of `lib.perturb.perturbations` at a fixed severity, applied to grey (N, 1, H, W)
-    images in [0, 1] through its 8-bit RGB layout (the grey channel repeated, read back from the first)."""
-
-    perturbation: str
-    severity: float
-    description: str
-
-    def __call__(self, images: torch.Tensor, seed: int = 0) -> torch.Tensor:
-        perturbed = apply_batch(self.perturbation, to_rgb8(images), self.severity, seed)
-        return from_rgb8(perturbed, channels=1).to(images.device)
-
-
-STYLE_SHIFTS: dict[str, StyleShift] = {
-    "inverted": StyleShift("invert", 1.0, "the negative: ink and paper swap"),
-    "rotated": StyleShift("rotate", 1.0, "rotated by 90 degrees"),
-    "blurred": StyleShift("gaussian_blur", 0.25, "Gaussian blur, sigma 1 pixel"),
-    "noisy": StyleShift("gaussian_noise", 0.25, "Gaussian noise, sigma 0.25, clipped (seed 0)"),
-    "low_contrast": StyleShift("contrast", 0.7, "contrast reduced to 30 % around mid-grey"),
-    "edges": StyleShift("edges", 1.0, "Sobel gradient magnitude (a line-drawing rendition)"),
-}
-DOMAINS = ("digits", *(f"digits_{s}" for s in STYLE_SHIFTS), "digits_parity", "photos")
-
-
 def resize(images: np.ndarray | torch.Tensor, size: int) -> torch.Tensor:
     """Bilinear resize of (N, 1, h, w) images to `size` × `size`."""
     images = torch.as_tensor(images, dtype=torch.float32)
     if images.shape[-1] == size:
         return images
     return F.interpolate(images, size=(size, size), mode="bilinear", align_corners=False).clamp(0.0, 1.0)
-
-
-def split(labels: np.ndarray, seed: int, test_fraction: float = TEST_FRACTION) -> tuple[np.ndarray, np.ndarray]:
-    """A stratified train/test split of indices."""
-    from sklearn.model_selection import train_test_split
-
-    indices = np.arange(len(labels))
-    train, test = train_test_split(indices, test_size=test_fraction, stratify=labels, random_state=seed)
-    return np.sort(train), np.sort(test)
 
 
 def photo_crops(size: int, per_photo: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -97,24 +63,18 @@ def photo_crops(size: int, per_photo: int, seed: int) -> tuple[np.ndarray, np.nd
 
 def make_domain(name: str, size: int, seed: int = 0, photos_per_class: int = 60) -> Domain:
     """One domain of `DOMAINS` at image side `size`, split with `seed`."""
-    if name not in DOMAINS:
-        raise KeyError(f"unknown mini domain {name!r}; available: {list(DOMAINS)}")
+    group, description, classes = describe(name)
     if name == "photos":
         images, labels = photo_crops(size, photos_per_class, seed)
-        group, description, classes = "categorical", f"{len(SKIMAGE_PHOTOS)}-way crops of scikit-image photos", len(SKIMAGE_PHOTOS)
         images = torch.as_tensor(images)
         train, test = split(labels, seed)
     else:
         raw, labels = digits_arrays()
         images = resize(raw, size)
         train, test = split(labels, seed)  # every digits domain shares the split of the 10 digit classes
-        group, description, classes = "in-domain", "scikit-learn digits, 10 classes", 10
         if name == "digits_parity":
             labels = labels % 2
-            group, description, classes = "granularity", "digits re-labelled even / odd", 2
         elif name != "digits":
-            shift = name.removeprefix("digits_")
-            description = STYLE_SHIFTS[shift].description
-            images, group = STYLE_SHIFTS[shift](images), "style"
+            images = STYLE_SHIFTS[name.removeprefix("digits_")](images)
     labels = torch.as_tensor(labels)
     return Domain(name, group, description, images[train], labels[train], images[test], labels[test], classes)

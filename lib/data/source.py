@@ -33,7 +33,7 @@ from ..train.loop import Batches, tensor_batches
 from .labelled import DatasetMissingError, LabelledImages
 from .registry import IMAGENET_C_CORRUPTIONS, IMAGENET_C_SEVERITIES, open_spec, spec
 from .shifts import Domain, make_domain
-from .shifts import split as stratified_split
+from .subsets import split as stratified_split
 
 SPLITS = ("train", "test")
 

@@ -1,8 +1,11 @@
-"""Class-balanced few-shot subsets (ssl_protocols' 10 % and 1 % fine-tuning), drawn with a fixed seed."""
+"""Class-balanced few-shot subsets (ssl_protocols' 10 % and 1 % fine-tuning) and stratified train/test
+splits, drawn with a fixed seed."""
 
 from __future__ import annotations
 
 import numpy as np
+
+TEST_FRACTION = 0.3
 
 
 def per_class_count(labels: np.ndarray, fraction: float) -> int:
@@ -24,3 +27,12 @@ def class_balanced_indices(labels: np.ndarray, per_class: int, seed: int) -> np.
             raise ValueError(f"class {label} has {len(members)} items, fewer than the {per_class} asked for")
         chosen.append(rng.choice(members, size=per_class, replace=False))
     return np.sort(np.concatenate(chosen))
+
+
+def split(labels: np.ndarray, seed: int, test_fraction: float = TEST_FRACTION) -> tuple[np.ndarray, np.ndarray]:
+    """A stratified train/test split of indices."""
+    from sklearn.model_selection import train_test_split
+
+    indices = np.arange(len(labels))
+    train, test = train_test_split(indices, test_size=test_fraction, stratify=labels, random_state=seed)
+    return np.sort(train), np.sort(test)

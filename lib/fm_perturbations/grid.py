@@ -164,7 +164,7 @@ def torch_embedder(name: str, model: "torch.nn.Module", mean: Sequence[float], s
     pre-logits of a timm model), in eval mode without gradients, as float32 in batches of `batch_size`."""
     import torch
 
-    from ..perturb.perturbations import from_rgb8
+    from ..perturb.tensors import from_rgb8
     from ..train.heads import embed
 
     encode = model.encode_image if hasattr(model, "encode_image") else (lambda x: embed(model, x))

@@ -327,7 +327,7 @@ def accuracy_vs_radius(run: OurRun, artefact: str) -> tuple[plt.Figure, pd.DataF
     """Fig. 5 or 6 from our run: per head, ACC_p against R_dr per perturbation (bins of images and
     each perturbation's least-squares line over its images, drawn across its bins); findings on the
     slope and the regression."""
-    dataset, s = run.dataset(artefact), run.settings
+    dataset = run.dataset(artefact)
     heads = [h for h in HEADS if h in set(run.predictions["head"])]
     fig, axes = plt.subplots(1, len(heads), figsize=(5.2 * len(heads) + 2.0, 4.2), squeeze=False)
     frames, findings = [], []
@@ -463,3 +463,27 @@ def figure07_findings(run: OurRun, frame: pd.DataFrame) -> Findings:
                                     "a large λ favours utility over robustness (higher R_dr)",
                                     paper="Table 9 (not in our text)"))
     return Findings(findings)
+
+
+# -- every finding at once -----------------------------------------------------------------------
+PANELS: dict[str, Callable[[OurRun], tuple[plt.Figure, pd.DataFrame, Findings]]] = {
+    "table02": lambda run: our_table(run, "table02"),
+    "table03": lambda run: our_table(run, "table03"),
+    "figure03": figure03,
+    "figure04": figure04,
+    "figure05": lambda run: accuracy_vs_radius(run, "figure05"),
+    "figure06": lambda run: accuracy_vs_radius(run, "figure06"),
+    "figure07": figure07,
+}
+
+
+def verdicts(study_params: str, results_dir: str) -> dict[str, list[str]]:
+    """Every artefact's findings' verdicts on a study (run or read back): what must not depend on the
+    thread count a run used."""
+    run = run_study(study_params, results_dir)
+    out = {}
+    for artefact, panel in PANELS.items():
+        fig, _, findings = panel(run)
+        plt.close(fig)
+        out[artefact] = [f.verdict for f in findings]
+    return out

@@ -171,7 +171,7 @@ class StudySettings(SettingsFile):
 
 
 def _digit_names() -> tuple[str, ...]:
-    from ..models.clip import DIGIT_CLASS_NAMES
+    from ..data.embedded import DIGIT_CLASS_NAMES
 
     return DIGIT_CLASS_NAMES
 
@@ -308,7 +308,7 @@ class Study:
 
     def _embedded_split(self, index: int, part: str, size: int) -> Split:
         from ..data.shifts import make_domain
-        from ..perturb.perturbations import to_rgb8
+        from ..perturb.tensors import to_rgb8
 
         s, name = self.settings, self.settings.datasets[index]
         domain = make_domain(name, size, s.seed)

@@ -21,7 +21,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ..perturb.perturbations import PERTURBATIONS, from_rgb8
+from ..perturb.perturbations import PERTURBATIONS
+from ..perturb.tensors import from_rgb8
 from ..train.loop import parameter_groups, tensor_batches, train
 from ..train.config import TrainConfig
 

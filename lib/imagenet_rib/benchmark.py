@@ -63,7 +63,7 @@ from ..atomic import atomic_write, load_or_make
 from ..finetune.interpolation import AlphaConvention
 from ..finetune.zeroshot import tokenize_prompts
 from ..data.registry import IMAGENET_C_SEVERITIES, registry as dataset_registry
-from ..data.shifts import DOMAINS, STYLE_SHIFTS
+from ..data.domains import DOMAINS, STYLE_SHIFTS
 from ..data.transforms import eval_transform
 from ..metrics.robustness import backward_transfer, mean_robustness_improvement, robustness_improvement
 from ..models import clip as clip_models

@@ -22,6 +22,7 @@ import torch
 from open_clip.tokenizer import SimpleTokenizer
 from torch import nn
 
+from ..data.embedded import DIGIT_CLASS_NAMES  # noqa: F401  (the tiny CLIPs' class names, named here too)
 from ..finetune.zeroshot import (
     IMAGENET_RIB_TEMPLATE,
     OPENAI_IMAGENET_TEMPLATES,
@@ -40,7 +41,6 @@ from .standins import build_standin
 TEMPLATE_SETS: dict[str, tuple[str, ...]] = {  # named prompt sets of a zero-shot head
     "single": SINGLE_TEMPLATE, "imagenet_rib": IMAGENET_RIB_TEMPLATE, "openai_80": OPENAI_IMAGENET_TEMPLATES,
 }
-DIGIT_CLASS_NAMES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
 def imagenet_class_names() -> list[str]:

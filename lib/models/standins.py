@@ -7,10 +7,10 @@ are never pretrained and never stand for a result of the papers' models.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-import torch
-from torch import nn
+if TYPE_CHECKING:
+    from torch import nn
 
 
 def _tiny_vit(num_classes: int, image_size: int, in_chans: int) -> nn.Module:
@@ -25,7 +25,10 @@ def _tiny_vit(num_classes: int, image_size: int, in_chans: int) -> nn.Module:
 def _tiny_resnet(num_classes: int, image_size: int, in_chans: int) -> nn.Module:
     from timm.models.resnet import BasicBlock, ResNet
 
-    return ResNet(block=BasicBlock, layers=[1, 1, 1, 1], num_classes=num_classes, in_chans=in_chans)
+    # A quarter of ResNet-18's widths: 0.3 M parameters instead of 4.9 M, about three times faster to train
+    # on a CPU, and still far more than the 16-pixel digits need.
+    return ResNet(block=BasicBlock, layers=[1, 1, 1, 1], num_classes=num_classes, in_chans=in_chans,
+                  channels=(16, 32, 64, 128), stem_width=16)
 
 
 def _tiny_clip(num_classes: int, image_size: int, in_chans: int) -> nn.Module:
@@ -40,13 +43,15 @@ def _tiny_clip(num_classes: int, image_size: int, in_chans: int) -> nn.Module:
 
 STANDINS: dict[str, tuple[str, Callable[[int, int, int], nn.Module]]] = {
     "tiny_vit": ("timm VisionTransformer, 2 blocks, width 48 (stands in for ViT-B/16, ViT-S, ViT-L)", _tiny_vit),
-    "tiny_resnet": ("timm ResNet, one BasicBlock per stage (stands in for ResNet-18/50)", _tiny_resnet),
+    "tiny_resnet": ("timm ResNet, one BasicBlock per stage, widths 16-128 (stands in for ResNet-18/50)", _tiny_resnet),
     "tiny_clip": ("open_clip CLIP, 2-block image and text towers (stands in for CLIP models)", _tiny_clip),
 }
 
 
 def build_standin(name: str, num_classes: int = 10, image_size: int = 32, in_chans: int = 3, seed: int = 0) -> nn.Module:
     """A random-init stand-in; the same (name, sizes, seed) always gives the same weights."""
+    import torch
+
     if name not in STANDINS:
         raise KeyError(f"unknown stand-in {name!r}; available: {sorted(STANDINS)}")
     generator_state = torch.random.get_rng_state()

@@ -6,8 +6,8 @@ continuous float on the perturbation's `domain`, [0, 1] for every one here, wher
 unchanged and 1 is the strongest setting (stated per function); the ImageNet-C corruptions of
 `lib.perturb.corruptions` register here too, each with its ImageNet-C parameter over its own domain.
 Randomness comes from `rng` only, so a perturbation is deterministic under the generator's seed;
-`apply_batch` perturbs (N, H, W, 3) images with one generator seeded once. `to_rgb8` / `from_rgb8`
-convert float (N, C, H, W) tensors in [0, 1] (C = 1 grey or 3) to and from the layout.
+`apply_batch` perturbs (N, H, W, 3) images with one generator seeded once. `lib.perturb.tensors`
+converts float (N, C, H, W) tensors in [0, 1] (C = 1 grey or 3) to and from the layout.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 from scipy import ndimage
 
 PerturbationFn = Callable[[np.ndarray, float, np.random.Generator], np.ndarray]  # uint8 in, uint8 out
@@ -110,19 +109,3 @@ def apply_batch(name: str, images: np.ndarray, severity: float, seed: int) -> np
     for index, image in enumerate(images):
         out[index] = function(image, severity, rng)
     return out
-
-
-def to_rgb8(images: torch.Tensor) -> np.ndarray:
-    """Float (N, C, H, W) images in [0, 1], C = 1 (grey, repeated) or 3, as (N, H, W, 3) uint8."""
-    if images.ndim != 4 or images.shape[1] not in (1, 3):
-        raise ValueError(f"expected (N, 1 or 3, H, W) images, got {tuple(images.shape)}")
-    rgb = images.expand(-1, 3, -1, -1).permute(0, 2, 3, 1).detach().cpu().numpy()
-    return np.clip(np.rint(rgb * 255.0), 0, 255).astype(np.uint8)
-
-
-def from_rgb8(images: np.ndarray, channels: int) -> torch.Tensor:
-    """(N, H, W, 3) uint8 images as float32 (N, `channels`, H, W) in [0, 1]; `channels` = 1 reads the
-    first channel (a grey image's three are equal, and per-channel noise keeps its strength there)."""
-    if channels not in (1, 3):
-        raise ValueError(f"channels must be 1 or 3, got {channels}")
-    return torch.from_numpy(images[..., :channels].astype(np.float32) / 255.0).permute(0, 3, 1, 2).contiguous()

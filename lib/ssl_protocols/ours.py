@@ -12,13 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from scipy import stats
 
-from ..data.shifts import make_domain
+from ..data.domains import describe
 from ..findings import (Finding, Findings, Interval, bootstrap_interval, defined_mean, difference_interval, mean_interval,
                         undefined_interval)
 from ..metrics.correlation import mean_correlation, spearman_confidence_interval, spearman_matrix
@@ -62,7 +61,7 @@ def shift_groups(settings: StudySettings) -> dict[str, str]:
     """Out-of-domain dataset → shift group: the mini domains' own (style, granularity, categorical),
     or for a registry study Table S.6's groups (a dataset listed in several takes the last)."""
     if settings.source == "embedded":
-        return {name: make_domain(name, 8).group for name in settings.out_of_domain}
+        return {name: describe(name).group for name in settings.out_of_domain}
     from .shift_groups import shift_groups as table_s6_groups
 
     labels = set(settings.dataset_labels()[1:])
@@ -424,15 +423,3 @@ def our_panel(artefact: str, settings: StudySettings, frame: pd.DataFrame, metri
     data = paper_and_ours(pair.paper, pair.ours, paper=PAPER, artefact=artefact, tier=tier, metric=pair.metric)
     titles = (f"paper: {pair.paper_title}", f"ours ({tier}, {frame['model'].nunique()} models): {pair.ours_title}")
     return data, pair.draw(data, titles=titles), pair.findings
-
-
-def verdicts(study_params: str, results_dir: str) -> dict[str, list[str]]:
-    """Every panel's findings' verdicts on a study (run or read back): what must not depend on
-    the thread count a run used."""
-    settings, frame = run_study(study_params, results_dir)
-    out = {}
-    for artefact in PANELS:
-        _, fig, findings = our_panel(artefact, settings, frame)
-        plt.close(fig)
-        out[artefact] = [f.verdict for f in findings]
-    return out

@@ -12,40 +12,30 @@ accuracies (and any later metric) come from the stored predictions.
 The settings of a tier live in `params/<tier>/ssl_protocols/study.yaml` (see `StudySettings`).
 Tiny and mini tiers pre-train a zoo of small stand-ins on an embedded domain (`lib.train.pretext`);
 the full tier reads the paper's 26 checkpoints and datasets from the registries.
+
+This module holds the settings and the plan of runs (their store keys) and imports no torch: a
+notebook reading stored runs never does. The runs are computed by `protocols.ProtocolRunner`,
+imported only when a run is computed or a registered dataset is opened.
 """
 
 from __future__ import annotations
 
-import copy
 import functools
-import logging
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-import numpy as np
 import pandas as pd
-import torch
-from torch import nn
 
-from ..atomic import load_or_make
-from ..data.shifts import DOMAINS
-from ..data.source import DataSource, EmbeddedSource, RegistrySource
-from ..data.subsets import class_balanced_indices, per_class_count
-from ..evaluate.features import extract_features
-from ..evaluate.knn import knn_votes
-from ..evaluate.predictions import hits, predict_ranked, prediction_columns, prediction_frame, top_k
-from ..evaluate.ranking import rank_classes
-from ..models.standins import STANDINS, build_standin
+from ..data.domains import DOMAINS
+from ..models.standins import STANDINS
 from ..params import ParamsError, SettingsFile
-from ..store import FeatureCache, RunContext, Store, StoredRuns, run_key
-from ..train.heads import Classifier, layer_decay_groups, set_drop_path
-from ..train.loop import train
+from ..store import RunContext, Store, StoredRuns
 from ..train.config import TrainConfig
-from ..train.pretext import OBJECTIVES, pretrain
-from ..train.probe import fit_linear_probe, probe_scores
+from ..train.objectives import OBJECTIVES
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from .protocols import ProtocolRunner
 PAPER = "ssl_protocols"
 TOP_K = 5
 PROBE_PROTOCOLS = ("kNN", "kNN_N", "LP", "LP_BN")
@@ -155,21 +145,21 @@ def registry_pair(entry: str, path: Path | str = "study") -> tuple[str, str, str
     return label, train_name, test_name or train_name
 
 
-def _is_vit(backbone: nn.Module) -> bool:
-    return hasattr(backbone, "blocks")
-
-
 class Study(StoredRuns):
     """Runs (or reads back from the store) every protocol for every model and dataset of a tier."""
 
     def __init__(self, settings: StudySettings, results_root: str | Path, context: RunContext = RunContext()) -> None:
         self.settings = settings
+        self.results_root = results_root
         self.store = Store(results_root, PAPER)
-        self.features = FeatureCache(results_root)
-        self.zoo_dir = self.store.root / PAPER / "zoo"
         self.context = context
-        self._backbones: dict[str, nn.Module] = {}
-        self._seen_through: dict[int, RegistrySource] = {}
+
+    @functools.cached_property
+    def runner(self) -> ProtocolRunner:
+        """What computes the runs: models, data and protocols (imports torch)."""
+        from .protocols import ProtocolRunner
+
+        return ProtocolRunner(self)
 
     # -- models -------------------------------------------------------------------------------
     def model_names(self) -> list[str]:
@@ -187,69 +177,15 @@ class Study(StoredRuns):
         row = spec(s.models[index])
         return row.paper_label, row.architecture
 
-    def backbone(self, index: int) -> nn.Module:
-        """A fresh copy of the `index`-th model's pre-trained backbone (cached on disk for the zoo)."""
-        name = self.model_names()[index]
-        if name not in self._backbones:
-            self._backbones[name] = self._load_backbone(index)
-        return copy.deepcopy(self._backbones[name])
-
-    def _load_backbone(self, index: int) -> nn.Module:
-        s = self.settings
-        if s.source == "registry":
-            from ..models.registry import load_pretrained
-
-            return load_pretrained(s.models[index])
-        member = zoo_member(s.models[index])
-        domain = self._embedded.domain(s.in_domain)
-        backbone = build_standin(member.architecture, num_classes=0, image_size=s.image_size, in_chans=1, seed=s.seed)
-        spec = {"member": member.name, "domain": domain.name, "image_size": s.image_size, "seed": s.seed, "pretrain": s.pretrain}
-        path = self.zoo_dir / f"{run_key(spec)}.pt"
-
-        def make() -> dict[str, torch.Tensor]:
-            pretrain(backbone, member.objective, domain.train_images, domain.train_labels, domain.num_classes,
-                     s.config("pretrain", epochs=member.epochs))
-            log.info("pre-trained %s on %s (%s)", member.name, domain.name, path.name)
-            return backbone.cpu().state_dict()
-
-        backbone.load_state_dict(load_or_make(path, lambda p: torch.load(p, map_location="cpu"), make, torch.save))
-        return backbone
-
     # -- data ---------------------------------------------------------------------------------
     def dataset_names(self) -> list[str]:
         return self.settings.dataset_labels()
-
-    @functools.cached_property
-    def _embedded(self) -> EmbeddedSource:
-        return EmbeddedSource(self.settings.image_size, self.settings.seed)
-
-    @functools.cached_property
-    def _registry(self) -> RegistrySource:
-        """Every registered dataset of the study, opened once (each named by its settings entry);
-        missing ones raise one DatasetMissingError naming them all."""
-        s = self.settings
-        return RegistrySource({e: registry_pair(e)[1:] for e in [s.in_domain, *s.out_of_domain]}, seed=s.seed, workers=8)
-
-    def data(self, index: int = 0) -> DataSource:
-        """The study's datasets, each named by its settings entry; registered ones seen through the
-        `index`-th model's eval transform."""
-        s = self.settings
-        if s.source == "embedded":
-            return self._embedded
-        if index not in self._seen_through:
-            from ..data.transforms import eval_transform
-            from ..models.registry import spec
-
-            row = spec(s.models[index])
-            backbone = self.backbone(index) if row.preprocess in ("timm_config", "open_clip") else None
-            self._seen_through[index] = self._registry.with_transform(eval_transform(row.preprocess, backbone, row.pretrained))
-        return self._seen_through[index]
 
     def check_inputs(self) -> None:
         """Open every registered dataset before any compute: missing ones stop the study with one
         error listing them all (embedded domain names are checked with the settings)."""
         if self.settings.source == "registry":
-            self._registry
+            self.runner.registry
 
     # -- protocols ----------------------------------------------------------------------------
     def protocols(self, in_domain: bool) -> tuple[str, ...]:
@@ -286,51 +222,8 @@ class Study(StoredRuns):
         config["train"] = {k: v for k, v in config.get("train", {}).items() if k != "device"} or None
         return config
 
-    def _frozen_features(self, index: int, entry: str) -> tuple[np.ndarray, ...]:
-        s, data = self.settings, self.data(index)
-        batch = s.linear_probe["batch_size"]
-        out = []
-        for split_name in ("train", "test"):
-            batches = functools.partial(data.batches, entry, split_name, batch)
-            spec = {"model": self.model_names()[index], "dataset": entry, "split": split_name, "image_size": s.image_size,
-                    "seed": s.seed, "pretrain": s.pretrain, "models": s.models[index]}
-            out.extend(self.features.get(spec, lambda b=batches: extract_features(self.backbone(index), b(), s.device)))
-        return tuple(out)
-
     def _evaluate(self, index: int, entry: str, label: str, protocol: str) -> pd.DataFrame:
-        s, classes = self.settings, self.data(index).num_classes(entry)
-        if protocol not in PROBE_PROTOCOLS:
-            return prediction_frame(*self._finetune(index, entry, label, protocol))
-        train_x, train_y, test_x, test_y = self._frozen_features(index, entry)
-        if protocol.startswith("kNN"):
-            scores = knn_votes(train_x, train_y, test_x, classes, k=s.knn_k, normalize=protocol == "kNN_N", device=s.device)
-        else:
-            head = fit_linear_probe(train_x, train_y, classes, s.config("linear_probe", label), batchnorm=protocol == "LP_BN")
-            scores = probe_scores(head, test_x)
-        return prediction_frame(test_y, rank_classes(scores, min(TOP_K, classes)))
-
-    def _finetune(self, index: int, entry: str, label: str, protocol: str) -> tuple[np.ndarray, np.ndarray]:
-        """Targets and ranked top-k classes of the test split after fine-tuning under `protocol`."""
-        s, data = self.settings, self.data(index)
-        backbone = self.backbone(index)
-        block, indices = "finetune", None
-        if protocol != "FT":
-            block = "fewshot_finetune"
-            fraction = FEWSHOT_FRACTIONS[protocol.removesuffix("_BN")]
-            labels = data.targets(entry, "train")
-            indices = class_balanced_indices(labels, per_class_count(labels, fraction), s.seed)
-        vit = _is_vit(backbone)
-        config = s.config(block, label, label_smoothing=s.vit["label_smoothing"] if vit else 0.0)
-        with torch.random.fork_rng():
-            torch.manual_seed(s.seed)
-            model = Classifier(backbone, data.num_classes(entry), batchnorm_head=protocol.endswith("_BN"))
-        if vit:
-            set_drop_path(model.backbone, s.vit["drop_path"])
-        groups = layer_decay_groups(model, s.vit["layer_decay"], config.weight_decay) if vit else None
-        batch = min(config.batch_size, len(indices) if indices is not None else config.batch_size)
-        train(model, data.batches(entry, "train", batch, seed=s.seed, indices=indices), config, groups=groups)
-        ranked, targets = predict_ranked(model, data.batches(entry, "test", config.batch_size), top_k(TOP_K), s.device, config.amp)
-        return targets, ranked
+        return self.runner.evaluate(index, entry, label, protocol)
 
 
 def accuracies(runs: pd.DataFrame) -> pd.DataFrame:
@@ -338,6 +231,8 @@ def accuracies(runs: pd.DataFrame) -> pd.DataFrame:
 
     Top-5 on a dataset of fewer than five classes counts every ranked class (it is then 100 %).
     """
+    from ..evaluate.predictions import hits, prediction_columns  # a torch module: imported only to summarise runs
+
     ranks = len(prediction_columns(runs))
     rows = []
     keys = ["model", "method", "backbone", "dataset", "protocol"]

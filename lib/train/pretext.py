@@ -20,8 +20,8 @@ from torch import nn
 from .heads import Classifier, embed, feature_dim
 from .loop import tensor_batches, train
 from .config import TrainConfig
+from .objectives import OBJECTIVES
 
-OBJECTIVES = ("supervised", "simclr", "rotation", "masked", "none")
 SIMCLR_TEMPERATURE = 0.2
 MASK_RATIO = 0.5
 MASK_GRID = 4  # the image is masked in a 4 × 4 grid of patches

@@ -2,9 +2,11 @@ import numpy as np
 import pytest
 import torch
 
-from lib.data.shifts import DOMAINS, STYLE_SHIFTS, make_domain
+from lib.data.domains import DOMAINS, STYLE_SHIFTS
+from lib.data.shifts import make_domain
 from lib.perturb import CORRUPTIONS
-from lib.perturb.perturbations import PERTURBATIONS, apply_batch, from_rgb8, to_rgb8
+from lib.perturb.perturbations import PERTURBATIONS, apply_batch
+from lib.perturb.tensors import from_rgb8, to_rgb8
 
 SEVERITIES = (0.0, 0.25, 0.5, 1.0)
 SEVERITY_PERTURBATIONS = [name for name in PERTURBATIONS if name not in CORRUPTIONS]  # the nine: test_perturb_corruptions

@@ -147,7 +147,7 @@ def test_extract_features_restores_mode_and_changes_nothing():
     before = {k: v.clone() for k, v in backbone.state_dict().items()}
     x, y = _images(8)
     features, targets = extract_features(backbone, tensor_batches(x, y, 4, seed=0, shuffle=False))
-    assert features.shape == (8, 512) and backbone.training
+    assert features.shape == (8, backbone.num_features) and backbone.training
     assert all(torch.equal(v, before[k]) for k, v in backbone.state_dict().items())
     np.testing.assert_array_equal(targets, y.numpy())
 

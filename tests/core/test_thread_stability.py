@@ -1,13 +1,14 @@
-"""A study run on one thread and on two reaches the same verdict on every claim.
+"""A mini study run on one thread and on two reaches the same verdict on every finding.
 
 Floating-point sums over a different number of threads differ in their last bits, and on the small
 tiers that can reorder close models; a finding whose verdict flipped with the thread count would be
-an artefact of the machine. The study is computed afresh in two processes at once, one per thread count.
+an artefact of the machine. The study is fm_perturbations' mini study, the smallest of the mini tier
+(three models trained here, nine perturbations, 120 test images per domain, findings bootstrapped over
+images), computed afresh in two processes at once, one per thread count.
 
 A decision (supported, partly supported, contradicted) must be the same under both; an abstention
-must stay an abstention, though it may move between its two kinds: at the tiny tier the models sit
-near chance, so whether a statistic is undefined (`not_checkable`: tied, constant scores) or merely
-too uncertain (`not_distinguishable`) can hinge on a last-bit tie.
+must stay an abstention, though it may move between its two kinds (`not_checkable`: an undefined
+statistic, e.g. tied scores; `not_distinguishable`: too uncertain), which can hinge on a last-bit tie.
 """
 
 import json
@@ -19,8 +20,8 @@ from lib.paths import REPO_ROOT
 from lib.threads import kernel_environment
 
 SCRIPT = ("import json, sys, warnings; warnings.simplefilter('ignore');"
-          "from lib.ssl_protocols.ours import verdicts;"
-          "print(json.dumps(verdicts('params/tiny/ssl_protocols/study.yaml', sys.argv[1])))")
+          "from lib.fm_perturbations.ours import verdicts;"
+          "print(json.dumps(verdicts('params/mini/fm_perturbations/study.yaml', sys.argv[1])))")
 
 
 def _start(threads: int, results: str) -> subprocess.Popen:

@@ -23,6 +23,7 @@ MODELS = [("CLIP a", "CLIP", "tiny_clip", 100, 60.0), ("CLIP b", "CLIP", "tiny_c
           ("CLIP c", "CLIP", "tiny_clip", 400, 80.0), ("HQ", "CLIP-HQ", "tiny_clip", 200, 75.0),
           ("IN a", "ImageNet", "tiny_vit", 100, 65.0), ("IN b", "ImageNet", "tiny_resnet", 100, 85.0)]
 ABOVE = {"CLIP": 0.0, "CLIP-HQ": 2.0, "ImageNet": 5.0}
+PARAMS_M = {"tiny_clip": 0.2, "tiny_vit": 0.05, "tiny_resnet": 0.3}  # as `run_study` adds them
 
 
 def accuracy_frame(seeds=(0, 1), noise=0.0) -> pd.DataFrame:
@@ -36,19 +37,19 @@ def accuracy_frame(seeds=(0, 1), noise=0.0) -> pd.DataFrame:
                 for metric, value in (("common", common), ("counter", counter), ("drop", common - counter)):
                     rows.append({"model": model, "family": family, "architecture": architecture, "images": images,
                                  "correlation": 0.8, "seed": seed, "averaging": averaging, "metric": metric,
-                                 "value": value})
+                                 "value": value, "params_m": PARAMS_M[architecture]})
     return pd.DataFrame(rows).assign(tier="tiny")
 
 
 def test_points_are_one_row_per_model_and_seed_with_marker_columns():
-    points = our_points(accuracy_frame(), image_size=8)
+    points = our_points(accuracy_frame())
     assert len(points) == 2 * len(MODELS)
     assert {"common", "counter", "drop", "params_m", "data_m", "family"} <= set(points.columns)
     assert (points["params_m"] > 0).all() and np.allclose(points["data_m"], points["images"] / 1e6)
 
 
 def test_the_claims_quantities_on_a_known_answer():
-    points = our_points(accuracy_frame(seeds=(0,)), image_size=8)
+    points = our_points(accuracy_frame(seeds=(0,)))
     assert clip_drop(points) == pytest.approx((10 * 3 + 8) / 4)
     assert imagenet_drop(points) == pytest.approx(5.0)
     assert drop_gap(points) == pytest.approx(9.5 - 5.0)
@@ -59,10 +60,10 @@ def test_the_claims_quantities_on_a_known_answer():
 
 
 def test_intervals_are_over_seeds_or_a_bootstrap_over_models_for_one_seed():
-    many = our_points(accuracy_frame(seeds=(0, 1, 2), noise=0.5), image_size=8)
+    many = our_points(accuracy_frame(seeds=(0, 1, 2), noise=0.5))
     estimate, interval = interval_over_seeds(many, high_quality_residual)
     assert "t-interval over 3 seeds" in interval.method and interval.low < estimate < interval.high
-    one = our_points(accuracy_frame(seeds=(0,), noise=0.5), image_size=8)
+    one = our_points(accuracy_frame(seeds=(0,), noise=0.5))
     _, interval = interval_over_seeds(one, drop_gap)
     assert "bootstrap over" in interval.method
     verdicts = {f.quantity.split(" (")[0]: f.verdict for f in findings(many)}

@@ -11,7 +11,7 @@ import pytest
 from torch import nn
 
 from lib.counteranimal import evaluation
-from lib.counteranimal.study import Study, StudySettings, accuracies, registry_family, zoo_member
+from lib.counteranimal.study import Study, StudySettings, accuracies, registry_family, standin_parameters, zoo_member
 from lib.counteranimal.miniature import MiniatureSpec
 from lib.data.labelled import DatasetMissingError
 from lib.models.standins import build_standin
@@ -87,6 +87,10 @@ def test_miniature_runs_store_per_item_predictions_and_are_read_back(tmp_path):
     assert len(table) == 2 * 6
     summary = study.run_accuracies()
     assert summary["value"].round(9).equals(table["value"].round(9))
+    sizes = study.model_sizes().set_index("model")["params_m"]
+    clip = build_standin("tiny_clip", num_classes=10, image_size=8)
+    assert sizes["CLIP clip 40 img p=0.8"] == sum(p.numel() for p in clip.parameters()) / 1e6
+    assert sizes["ImageNet vit 40 img p=0.8"] == standin_parameters("tiny_vit", 8) > 0
 
 
 @pytest.fixture
