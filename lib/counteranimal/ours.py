@@ -165,6 +165,7 @@ def our_panel(artefact: str, settings: StudySettings, frame: pd.DataFrame) -> tu
     axes[0].set_title(f"paper: Tables 3-4 ({setup})\nlines: CLIPs jointly, ImageNet models", fontsize=9)
     axes[1].set_title(f"ours ({tier}, {points['model'].nunique()} models x {seeds} seeds, {candidates})\n"
                       "lines: CLIPs jointly, ImageNet analogues", fontsize=9)
-    axes[1].set(xlim=(-2, 102), ylim=(-2, 102))  # percentages: a steep line's band would hide the points
+    for ax in axes:  # both on the full percentage scale, so the two panels compare by eye (and a steep
+        ax.set(xlim=(-2, 102), ylim=(-2, 102))  # line's band cannot hide our points)
     fig.tight_layout()
     return pd.concat([paper, ours], ignore_index=True), fig, findings(points)
