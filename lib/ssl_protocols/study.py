@@ -36,6 +36,7 @@ from ..train.objectives import OBJECTIVES
 
 if TYPE_CHECKING:
     from .protocols import ProtocolRunner
+
 PAPER = "ssl_protocols"
 TOP_K = 5
 PROBE_PROTOCOLS = ("kNN", "kNN_N", "LP", "LP_BN")
@@ -49,7 +50,7 @@ class StudySettings(SettingsFile):
 
     `models`: for `source: embedded`, zoo members `objective:standin:epochs` (e.g.
     `simclr:tiny_resnet:20`); for `source: registry`, keys of `lib/registry/models.csv`.
-    `in_domain` and `out_of_domain`: mini domain names (`lib.data.shifts.DOMAINS`), or for the
+    `in_domain` and `out_of_domain`: mini domain names (`lib.data.domains.DOMAINS`), or for the
     registry `label=train/test` where each side is a registry dataset, optionally `dataset:split`.
     `batch_sizes`: per dataset label, `[fine-tuning, linear probe]` batch sizes overriding the
     blocks' (Table S.4); empty in the small tiers.
