@@ -160,7 +160,7 @@ def task_runner(task: str, model: nn.Module, device: str, amp: bool, batch_size:
     """`run(batches, fisher_batches)`: the task through lib's own code path."""
     from lib.evaluate.features import extract_features
     from lib.evaluate.predictions import predict_ranked, top_k
-    from lib.finetune.methods import REGISTRY, MethodSettings, train_method
+    from lib.finetune.methods import TRAINERS, MethodSettings, train_method
     from lib.params import read_params_file
     from lib.train.config import TrainConfig
 
@@ -168,9 +168,9 @@ def task_runner(task: str, model: nn.Module, device: str, amp: bool, batch_size:
         return lambda batches, _: predict_ranked(model, batches, top_k(5), device, amp)
     if task == FEATURES:
         return lambda batches, _: extract_features(model, batches, device)
-    if task not in REGISTRY or REGISTRY[task].train is None:
+    if task not in TRAINERS:
         raise SystemExit(f"unknown task {task!r}: {EVALUATION}, {FEATURES} or a trained method of lib.finetune.methods "
-                         f"({', '.join(m for m, method in REGISTRY.items() if method.train is not None)})")
+                         f"({', '.join(TRAINERS)})")
     settings = MethodSettings(**read_params_file(SETTINGS_FILE)["method_settings"])
     mask = torch.zeros(NUM_CLASSES, dtype=torch.bool)
     mask[:UNMASKED] = True

@@ -54,7 +54,7 @@ class RunContext:
 
 
 # The layout of stored rows; part of every key, so rows written in an older layout are never read as
-# this one. 2: the prediction frame of `lib.evaluate.predictions` (1 had imagenet_rib's `prediction`).
+# this one. 2: the prediction frame of `lib.evaluate.frames` (1 had imagenet_rib's `prediction`).
 ROWS_FORMAT = 2
 
 

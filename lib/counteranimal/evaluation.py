@@ -1,6 +1,6 @@
 """CounterAnimal evaluation (Sec. 4, App. C.1): per-item predictions of CLIPs and ImageNet classifiers.
 
-Every model gives one prediction frame in the shared format (`lib.evaluate.predictions`: `item`,
+Every model gives one prediction frame in the shared format (`lib.evaluate.frames`: `item`,
 `target`, `pred_1..pred_k`) plus the items' `class`, `group` and `background` columns
 (`CounterAnimalImages.items()`); `lib.counteranimal.metrics` scores them.
 
@@ -36,10 +36,12 @@ from torch.utils.data import DataLoader
 
 from ..data.counteranimal import CounterAnimalImages
 from ..data.transforms import eval_transform
-from ..evaluate.predictions import Ranker, predict_ranked, prediction_frame
+from ..evaluate.frames import prediction_frame
+from ..evaluate.predictions import Ranker, predict_ranked
 from ..evaluate.ranking import rank_classes
+from ..finetune.templates import TEMPLATE_SETS
 from ..finetune.zeroshot import Tokenizer, ZeroShotClassifier, tokenize_prompts
-from ..models.clip import TEMPLATE_SETS, imagenet_class_names, tokenizer_for
+from ..models.clip import imagenet_class_names, tokenizer_for
 from ..models.registry import load_pretrained, spec
 
 PAPER_TEMPLATE = "A photo of {}."

@@ -1,7 +1,7 @@
 """CounterAnimal's metrics (App. C.2) on per-item prediction frames, in percent. No torch.
 
 A frame has one row per image with `target` and `pred_1` (the shared prediction format of
-`lib.evaluate.predictions`), `group` (`common` / `counter`), a class column (`class` by default) and,
+`lib.evaluate.frames`), `group` (`common` / `counter`), a class column (`class` by default) and,
 for the breakdown, `background`. A frame holds one model under one setup: split a longer frame by its
 run columns (model, setup, ...) first.
 

@@ -1,7 +1,7 @@
 """Our CounterAnimal study: a zoo of CLIPs and supervised classifiers on common and counter groups.
 
 Each run is one model (for one seed) evaluated on every item of the common and counter groups; the
-store keeps its per-item ranked predictions (`lib.evaluate.predictions` format, with each item's
+store keeps its per-item ranked predictions (`lib.evaluate.frames` format, with each item's
 class, group and background), and `accuracies` turns a run into the paper's metrics (class-balanced
 and micro common, counter and drop; `lib.counteranimal.metrics`).
 

@@ -17,12 +17,13 @@ the nearest integer (the released code divides and then truncates on loading).
 
 from __future__ import annotations
 
-from typing import Iterator, Literal, Mapping, Sequence
+from typing import Iterator, Mapping, Sequence
 
 import torch
 
+from .method_table import AlphaConvention
+
 StateDict = Mapping[str, torch.Tensor]
-AlphaConvention = Literal["wise_ft", "imagenet_rib"]
 
 PAPER_WISE_FT_ALPHA = 0.5
 PAPER_ALPHA_GRID = tuple(round(0.1 * i, 1) for i in range(1, 10))

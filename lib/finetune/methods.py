@@ -1,13 +1,10 @@
-"""Fine-tuning methods as one registry over `lib.finetune`'s units.
+"""Fine-tuning methods run over `lib.finetune`'s units: the methods of `lib.finetune.method_table`.
 
-A `Method` says how it fine-tunes (`train`: a trained method, run by `train_method` on a copy of
-the pretrained classifier with `lib.train.loop.train`) or how it combines stored weights
-(`combine`: a post-hoc method, run by `post_hoc` on the weights of its `ingredients`), which
-`MethodSettings` fields it reads (a post-hoc method: with those of its ingredients, so that a run's
-store key can hold only those) and whether it needs a CLIP model with a zero-shot head.
-`REGISTRY` holds the trained methods and WiSE-FT; `uniform_soup_method` makes a soup of named
-ingredients (a paper names its own). A logit mask (a dataset's classes within the pretrained
-label space) applies to the training loss and the distillation targets alike (`masked`).
+A trained method fine-tunes through its trainer (`TRAINERS`, by name; `train_method` runs it on a copy
+of the pretrained classifier with `lib.train.loop.train`); a post-hoc method combines stored weights
+(`COMBINERS`, by its `combination`; `post_hoc` runs it on the weights of its `ingredients`). A logit
+mask (a dataset's classes within the pretrained label space) applies to the training loss and the
+distillation targets alike (`masked`).
 
 An `EpochHook` sees the model after every epoch of a method's (last) training stage and chooses the
 model the method returns: `BestEpoch` keeps the epoch scoring best on held-out data, a hook that
@@ -33,30 +30,12 @@ from .linear_probe import linear_probe
 from .lora import apply_lora, attention_blocks, merge_lora
 from .lp_ft import lp_ft_stages
 from .lwf import frozen_teacher, lwf_loss
+from .method_table import REGISTRY, Method, MethodSettings
 from .prompter import PaddingPrompter, PromptedModel
 from .regularizers import diagonal_fisher, ewc_anchor, l2_anchor
 from .zeroshot import ZeroShotClassifier, clamp_logit_scale_, classifier_flyp_loss
 
 Weights = dict[str, torch.Tensor]
-
-
-@dataclass(frozen=True)
-class MethodSettings:
-    """Hyper-parameters of the methods (e.g. the `method_settings` block of a benchmark file)."""
-
-    prompt_lr: float
-    prompt_pad: int
-    lora_rank: int
-    lora_alpha: float
-    ewc_coefficient: float
-    ewc_fisher_labels: str
-    ewc_fisher_images: int  # reference images the Fisher is estimated from (a seeded subset)
-    l2_coefficient: float
-    lwf_temperature: float
-    lwf_weight: float
-    lp_epochs: int
-    wise_alpha: float
-    wise_alpha_convention: str  # "imagenet_rib" (alpha weights the pretrained model) or "wise_ft"
 
 
 class EpochHook(Protocol):
@@ -122,23 +101,6 @@ class MethodRun:
     fisher_batches: Batches | None
     loss: Loss
     fit: Callable[..., nn.Module]
-
-
-@dataclass(frozen=True)
-class Method:
-    """A fine-tuning method: trained (`train`) or post-hoc (`combine` of its `ingredients`' weights
-    with the pretrained ones), the `MethodSettings` fields it reads, and whether it needs a zero-shot head."""
-
-    name: str
-    settings: tuple[str, ...] = ()
-    train: Callable[[nn.Module, MethodRun], nn.Module] | None = None
-    combine: Callable[[Weights, dict[str, Weights], MethodSettings], Weights] | None = None
-    ingredients: tuple[str, ...] = ()
-    zero_shot: bool = False
-
-    @property
-    def post_hoc(self) -> bool:
-        return self.combine is not None
 
 
 def _flyp(model: nn.Module, run: MethodRun) -> nn.Module:
@@ -208,37 +170,29 @@ def _lwf(model: nn.Module, run: MethodRun) -> nn.Module:
     return run.fit(model, loss=loss)
 
 
-def _wise_ft(pretrained: Weights, weights: dict[str, Weights], settings: MethodSettings) -> Weights:
+def _wise_ft(pretrained: Weights, weights: dict[str, Weights], settings: MethodSettings, _: tuple[str, ...]) -> Weights:
     return interpolate(pretrained, weights["FT"], settings.wise_alpha, settings.wise_alpha_convention)
 
 
-def _registry(*methods: Method) -> dict[str, Method]:
-    return {m.name: m for m in methods}
+def _uniform_soup(pretrained: Weights, weights: dict[str, Weights], _: MethodSettings,
+                  ingredients: tuple[str, ...]) -> Weights:
+    return uniform_soup([pretrained, *(weights[i] for i in ingredients)])
 
 
-REGISTRY: dict[str, Method] = _registry(
-    Method("FT", train=lambda model, run: run.fit(model)),
-    Method("Linear Probing", train=_linear_probing),
-    Method("LP-FT", ("lp_epochs",), train=_lp_ft),
-    Method("Visual Prompt", ("prompt_lr", "prompt_pad"), train=_visual_prompt),
-    Method("LoRA", ("lora_rank", "lora_alpha"), train=_lora),
-    Method("EWC", ("ewc_coefficient", "ewc_fisher_labels", "ewc_fisher_images"), train=_ewc),
-    Method("EWC (L2, released code)", ("l2_coefficient",), train=_l2),
-    Method("LwF", ("lwf_temperature", "lwf_weight"), train=_lwf),
-    Method("FLYP", train=_flyp, zero_shot=True),
-    Method("WiSE-FT", ("wise_alpha", "wise_alpha_convention"), combine=_wise_ft, ingredients=("FT",)),
-)
-
-
-def uniform_soup_method(name: str, ingredients: tuple[str, ...]) -> Method:
-    """The uniform soup of the pretrained weights and those of the trained methods `ingredients`;
-    it reads the settings its ingredients read."""
-    unknown = [i for i in ingredients if i not in REGISTRY or REGISTRY[i].post_hoc]
-    if unknown:
-        raise ValueError(f"soup ingredients must be trained methods of REGISTRY; not: {unknown}")
-    settings = tuple(dict.fromkeys(s for i in ingredients for s in REGISTRY[i].settings))
-    return Method(name, settings, ingredients=ingredients,
-                  combine=lambda pretrained, weights, _: uniform_soup([pretrained, *(weights[i] for i in ingredients)]))
+Trainer = Callable[[nn.Module, MethodRun], nn.Module]
+Combiner = Callable[[Weights, dict[str, Weights], MethodSettings, tuple[str, ...]], Weights]
+TRAINERS: dict[str, Trainer] = {  # the trained methods of REGISTRY, by name
+    "FT": lambda model, run: run.fit(model),
+    "Linear Probing": _linear_probing,
+    "LP-FT": _lp_ft,
+    "Visual Prompt": _visual_prompt,
+    "LoRA": _lora,
+    "EWC": _ewc,
+    "EWC (L2, released code)": _l2,
+    "LwF": _lwf,
+    "FLYP": _flyp,
+}
+COMBINERS: dict[str, Combiner] = {"wise_ft": _wise_ft, "uniform_soup": _uniform_soup}  # by `Method.combination`
 
 
 def _method(method: Method | str) -> Method:
@@ -272,7 +226,7 @@ def train_method(
 
     `epoch_hook` sees every epoch of the method's (last) training stage and chooses the model returned."""
     method = _method(method)
-    if method.train is None:
+    if method.post_hoc:
         raise ValueError(f"{method.name!r} is not a trained method")
     loss = masked_cross_entropy(mask, config.label_smoothing)
 
@@ -284,14 +238,14 @@ def train_method(
 
     model = copy.deepcopy(pretrained).to(torch.device(config.device))
     run = MethodRun(pretrained, batches, config, settings, mask, fisher_batches, loss, fit)
-    return method.train(model, run).requires_grad_(True)
+    return TRAINERS[method.name](model, run).requires_grad_(True)
 
 
 def post_hoc(method: Method | str, pretrained: nn.Module, weights: dict[str, Weights], settings: MethodSettings) -> nn.Module:
     """A post-hoc method's model from the pretrained one and the stored `weights` of its ingredients."""
     method = _method(method)
-    if method.combine is None:
+    if not method.post_hoc:
         raise ValueError(f"{method.name!r} is not a post-hoc method")
     model = copy.deepcopy(pretrained)
-    model.load_state_dict(method.combine(pretrained.state_dict(), weights, settings))
+    model.load_state_dict(COMBINERS[method.combination](pretrained.state_dict(), weights, settings, method.ingredients))
     return model

@@ -14,7 +14,7 @@ learnable `logit_scale`.
 - "frozen": class embeddings are computed once and kept as a buffer; only the image tower (and the
   logit scale) can train.
 
-Template sets: `SINGLE_TEMPLATE` ("a photo of a {}."), `IMAGENET_RIB_TEMPLATE` (the released code's
+Template sets (`lib.finetune.templates`): `SINGLE_TEMPLATE` ("a photo of a {}."), `IMAGENET_RIB_TEMPLATE` (the released code's
 string, no full stop) and `OPENAI_IMAGENET_TEMPLATES` (CLIP's 80 ImageNet prompts, in CLIP's order).
 
 FLYP (Goyal et al., 2023): fine-tune with the CLIP loss itself, contrasting each image with the
@@ -33,92 +33,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-Tokenizer = Callable[[list[str]], torch.Tensor]
 
-SINGLE_TEMPLATE = ("a photo of a {}.",)
-IMAGENET_RIB_TEMPLATE = ("This is a photo of a {}",)
-OPENAI_IMAGENET_TEMPLATES = (
-    "a bad photo of a {}.",
-    "a photo of many {}.",
-    "a sculpture of a {}.",
-    "a photo of the hard to see {}.",
-    "a low resolution photo of the {}.",
-    "a rendering of a {}.",
-    "graffiti of a {}.",
-    "a bad photo of the {}.",
-    "a cropped photo of the {}.",
-    "a tattoo of a {}.",
-    "the embroidered {}.",
-    "a photo of a hard to see {}.",
-    "a bright photo of a {}.",
-    "a photo of a clean {}.",
-    "a photo of a dirty {}.",
-    "a dark photo of the {}.",
-    "a drawing of a {}.",
-    "a photo of my {}.",
-    "the plastic {}.",
-    "a photo of the cool {}.",
-    "a close-up photo of a {}.",
-    "a black and white photo of the {}.",
-    "a painting of the {}.",
-    "a painting of a {}.",
-    "a pixelated photo of the {}.",
-    "a sculpture of the {}.",
-    "a bright photo of the {}.",
-    "a cropped photo of a {}.",
-    "a plastic {}.",
-    "a photo of the dirty {}.",
-    "a jpeg corrupted photo of a {}.",
-    "a blurry photo of the {}.",
-    "a photo of the {}.",
-    "a good photo of the {}.",
-    "a rendering of the {}.",
-    "a {} in a video game.",
-    "a photo of one {}.",
-    "a doodle of a {}.",
-    "a close-up photo of the {}.",
-    "a photo of a {}.",
-    "the origami {}.",
-    "the {} in a video game.",
-    "a sketch of a {}.",
-    "a doodle of the {}.",
-    "a origami {}.",
-    "a low resolution photo of a {}.",
-    "the toy {}.",
-    "a rendition of the {}.",
-    "a photo of the clean {}.",
-    "a photo of a large {}.",
-    "a rendition of a {}.",
-    "a photo of a nice {}.",
-    "a photo of a weird {}.",
-    "a blurry photo of a {}.",
-    "a cartoon {}.",
-    "art of a {}.",
-    "a sketch of the {}.",
-    "a embroidered {}.",
-    "a pixelated photo of a {}.",
-    "itap of the {}.",
-    "a jpeg corrupted photo of the {}.",
-    "a good photo of a {}.",
-    "a plushie {}.",
-    "a photo of the nice {}.",
-    "a photo of the small {}.",
-    "a photo of the weird {}.",
-    "the cartoon {}.",
-    "art of the {}.",
-    "a drawing of the {}.",
-    "a photo of the large {}.",
-    "a black and white photo of a {}.",
-    "the plushie {}.",
-    "a dark photo of a {}.",
-    "itap of a {}.",
-    "graffiti of the {}.",
-    "a toy {}.",
-    "itap of my {}.",
-    "a photo of a cool {}.",
-    "a photo of a small {}.",
-    "a tattoo of the {}.",
-)
+Tokenizer = Callable[[list[str]], torch.Tensor]
 
 
 def tokenize_prompts(tokenizer: Tokenizer, class_names: Sequence[str], templates: Sequence[str]) -> torch.Tensor:

@@ -35,8 +35,8 @@ from ..store import RunContext
 from .accuracies import HEADS, PAPER, TABLES, accuracies, largest_drop, quoted
 from .figures import accuracy_heatmap
 from .grid import CLEAN
-from .heads import LINEAR_PROBE, ZERO_SHOT, accuracy_table, image_accuracies
 from .study import Study, StudySettings
+from .tables import LINEAR_PROBE, ZERO_SHOT, accuracy_table, image_accuracies
 
 PERCENT = 100.0
 DATASET_POSITION = {"table02": 0, "table03": 1, "figure03": 0, "figure04": 0, "figure05": 0, "figure06": 1}

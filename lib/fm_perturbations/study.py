@@ -33,12 +33,13 @@ import numpy as np
 import pandas as pd
 
 from ..atomic import load_or_make
+from ..finetune.templates import TEMPLATE_SETS
 from ..params import ParamsError, SettingsFile
 from ..store import FeatureCache, RunContext, Store, run_key
 from .accuracies import PAPER
 from .grid import CLEAN, Embedder, Grid, GridImages, embed_grid, grid_parameters, image_metrics, metric_summary
-from .heads import LINEAR_PROBE, ZERO_SHOT, accuracy_table
 from .metrics import METRICS
+from .tables import LINEAR_PROBE, ZERO_SHOT, accuracy_table, image_accuracies
 
 SOURCES = ("embedded", "registry")
 SAMPLINGS = ("equal", "random")
@@ -62,7 +63,7 @@ class StudySettings(SettingsFile):
     `random`; `include_clean`: whether the clean image is one of the versions the metrics see (K ∋ ⊥);
     `n_images` / `n_train`: seeded subsets of the test / training images (0: all); `image_size`: the
     side of the embedded images (0 for the registry: each model's native size); `templates`: a
-    `lib.models.clip.TEMPLATE_SETS` name; `linear_probe`: `TrainConfig` values of the probe;
+    `lib.finetune.templates.TEMPLATE_SETS` name; `linear_probe`: `TrainConfig` values of the probe;
     `pretrain`: stand-in -> `TrainConfig` values of its pretraining (embedded only; others stay
     random-init); `sampling_study`: `{}` or the keys `SAMPLING_KEYS` (Fig. 3); `finetune`: `{}` or
     the keys `FINETUNE_KEYS` (Fig. 7; `train`: `TrainConfig` values, `n_train`: training images).
@@ -93,7 +94,6 @@ class StudySettings(SettingsFile):
 
     def validate(self, path: Path | str = "study") -> None:
         """Check every name against the registries, the mini domains and the perturbations, offline."""
-        from ..models.clip import TEMPLATE_SETS
         from ..perturb.perturbations import PERTURBATIONS
         from ..train.config import TrainConfig
 
@@ -252,7 +252,6 @@ class Study:
         """A stand-in trained on the training images of every dataset of the study, their label spaces side by side."""
         import torch
 
-        from ..models.clip import TEMPLATE_SETS
         from ..models.standins import build_standin
         from ..train.config import TrainConfig
         from .training import normalised, pretrain_standin
@@ -428,7 +427,7 @@ class Study:
     def _zero_shot_classifier(self, model: str, class_names: tuple[str, ...], network: Any = None):
         from open_clip.tokenizer import SimpleTokenizer
 
-        from ..models.clip import TEMPLATE_SETS, tokenizer_for, zero_shot_classifier
+        from ..models.clip import tokenizer_for, zero_shot_classifier
 
         network = self.model(model) if network is None else network
         tokenizer = (SimpleTokenizer(context_length=network.context_length) if self.settings.source == "embedded"
@@ -506,7 +505,7 @@ class Study:
         images of the fine-tuning dataset; per test image of every dataset, R_cs and R_dr under the
         perturbation (the study's sampled values) and the zero-shot head's ACC (clean) and ACC_p."""
         from ..train.config import TrainConfig
-        from .heads import EmbeddingZeroShot, grid_predictions, image_accuracies
+        from .heads import EmbeddingZeroShot, grid_predictions
         from .training import robustness_finetune
 
         s, f = self.settings, self.settings.finetune

@@ -41,50 +41,45 @@ Every (regime, seed, method, fine-tuning dataset) is one run in the results stor
 predictions on every evaluation dataset (and part, e.g. ImageNet-C's corruption/severity). `run`
 first lists the runs missing from the store; only if there are any does it open the data, so
 missing datasets raise one DatasetMissingError naming them all before anything is computed, and
-stored results read back without data or weights. Fine-tuned weights that WiSE-FT and the soup
-need are kept in `<results>/imagenet_rib/weights/` (full tier: about 350 MB per ViT-B/16 model).
+stored results read back without data or weights: this module holds the settings and the plan of
+runs and imports no torch; `runner.BenchmarkRunner` (`Benchmark.runner`, made only when a run is
+computed) loads the models and data, fine-tunes and evaluates. Fine-tuned weights that WiSE-FT and
+the soup need are kept in `<results>/imagenet_rib/weights/` (full tier: about 350 MB per ViT-B/16 model).
 """
 
 from __future__ import annotations
 
-import copy
 import functools
 import logging
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Callable, get_args
+from typing import TYPE_CHECKING, Callable, get_args
 
 import numpy as np
 import pandas as pd
-import torch
-from torch import nn
 
-from ..atomic import atomic_write, load_or_make
-from ..finetune.interpolation import AlphaConvention
-from ..finetune.zeroshot import tokenize_prompts
-from ..data.registry import IMAGENET_C_SEVERITIES, registry as dataset_registry
 from ..data.domains import DOMAINS, STYLE_SHIFTS
-from ..data.transforms import eval_transform
+from ..evaluate.frames import hits
+from ..finetune.method_table import AlphaConvention, MethodSettings
+from ..finetune.templates import TEMPLATE_SETS
 from ..metrics.robustness import backward_transfer, mean_robustness_improvement, robustness_improvement
-from ..models import clip as clip_models
-from ..models.clip import TEMPLATE_SETS
-from ..models.registry import OPEN_CLIP_FILE, load_pretrained, registry as model_registry, spec as model_spec
-from ..models.standins import STANDINS, build_standin
+from ..models.standins import STANDINS
 from ..params import Parameter, ParamsError, matches, read_params_file, validate as validate_values
 from ..paths import REPO_ROOT
-from ..store import RunContext, Store, StoredRuns, run_key
-from ..train.loop import Batches, tensor_batches, train
+from ..store import RunContext, Store, StoredRuns
 from ..train.config import TrainConfig
-from ..evaluate.predictions import hits, predict_ranked, prediction_frame
-from ..finetune.methods import BestEpoch, EpochHook, MethodSettings, post_hoc, train_method
 from .methods import METHODS, POST_HOC, TRAINED, ZERO_SHOT_METHODS
-from .suite_data import OBJECTNET_EVALUATIONS, EmbeddedSuite, RegistrySuite, TrainingSplit, registry_finetune_datasets
+from .splits import OBJECTNET_EVALUATIONS, TrainingSplit, registry_finetune_datasets
+
+if TYPE_CHECKING:
+    from torch import nn
+
+    from .runner import BenchmarkRunner
 
 log = logging.getLogger(__name__)
 PAPER = "imagenet_rib"
 REGIMES = ("clean", "augmented", "clip")
 PRETRAINED = "pretrained"
-NOISE_SIGMA = 0.1
 SOURCES = ("embedded", "registry")
 COMMON_KEYS = ("source", "regimes", "suite", "methods", "seeds", "device", "finetune", "method_settings",
                "finetune_datasets", "images_per_class", "validation_fraction", "evaluate_every_epoch",
@@ -99,7 +94,6 @@ HEAD_METHODS = ("Linear Probing", "LP-FT")  # need a classifier head; App. C exc
 OWN_CLASSES_METHODS = ("FT", "FLYP")  # leave a whole CLIP model, evaluated with the ImageNet head after (Table 12)
 TEXT_TOWERS = ("trainable", "frozen")
 RUN_COLUMNS = ("epoch", "selected_epoch")  # run-level columns of the per-epoch (Fig. 13) and App. E variants
-Suite = EmbeddedSuite | RegistrySuite
 
 
 @dataclass(frozen=True)
@@ -135,7 +129,7 @@ class BenchmarkSettings:
     # source: registry
     reference: str = ""
     objectnet_evaluation: str = "masked"
-    imagenet_c_finetune_severities: list[int] = field(default_factory=lambda: list(IMAGENET_C_SEVERITIES))
+    imagenet_c_finetune_severities: list[int] = field(default_factory=list)  # every registry file sets it
     data_root: str = ""
     workers: int = 0
 
@@ -168,6 +162,8 @@ class BenchmarkSettings:
         """Whether `regime` is a CLIP model classifying through a zero-shot head (App. C)."""
         if self.source == "embedded":
             return regime == CLIP_REGIME
+        from ..models.registry import OPEN_CLIP_FILE, registry as model_registry  # the registry source only (torch)
+
         row = model_registry().get(regime)
         return row is not None and (row.library == "open_clip" or row.key_recipe == OPEN_CLIP_FILE)
 
@@ -213,6 +209,8 @@ class BenchmarkSettings:
         if self.evaluate_every_epoch:
             problems += [f"evaluate_every_epoch needs trained methods only; {m} is post-hoc" for m in self.methods if m in POST_HOC]
             if self.source == "registry":
+                from ..data.registry import registry as dataset_registry  # the registry source only (torch)
+
                 problems += [f"evaluate_every_epoch evaluates through the pretraining head; {d!r} has its own classes"
                              for d in self.finetune_datasets if d in dataset_registry() and dataset_registry()[d].label_space == "own"]
         if len(set(self.finetune_datasets)) != len(self.finetune_datasets):
@@ -240,6 +238,9 @@ class BenchmarkSettings:
         return problems
 
     def _registry_problems(self) -> list[str]:
+        from ..data.registry import IMAGENET_C_SEVERITIES, registry as dataset_registry  # the registry source only (torch)
+        from ..models.registry import registry as model_registry
+
         problems, models, datasets = [], model_registry(), dataset_registry()
         for regime in self.regimes:
             row = models.get(regime)
@@ -286,42 +287,6 @@ class BenchmarkSettings:
         return TrainConfig(**{"device": self.device, **getattr(self, block), "seed": seed, **overrides})
 
 
-def style_augment(shifts: list[str], seed: int) -> Callable[[torch.Tensor], torch.Tensor]:
-    """A batch transform applying one random shift of `shifts` (or none) per image, then noise σ 0.1.
-
-    With no shifts it adds the noise only."""
-    generator = torch.Generator().manual_seed(seed)
-
-    def apply(images: torch.Tensor) -> torch.Tensor:
-        choice = torch.randint(0, len(shifts) + 1, (len(images),), generator=generator)
-        out = images.clone()
-        for index, shift in enumerate(shifts):
-            chosen = choice == index + 1
-            if chosen.any():
-                out[chosen] = STYLE_SHIFTS[shift](images[chosen])
-        return (out + NOISE_SIGMA * torch.randn(out.shape, generator=generator)).clamp(0.0, 1.0)
-
-    return apply
-
-
-def _state(model: nn.Module) -> dict[str, torch.Tensor]:
-    """A CPU copy of `model`'s weights, as cached on disk."""
-    return {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
-
-
-class AugmentedBatches:
-    """`batches` passed through `augment` afresh on every pass (re-iterable, with a length)."""
-
-    def __init__(self, batches: Batches, augment: Callable[[torch.Tensor], torch.Tensor]) -> None:
-        self.batches, self.augment = batches, augment
-
-    def __len__(self) -> int:
-        return len(self.batches)
-
-    def __iter__(self):
-        return ((self.augment(x), y) for x, y in self.batches)
-
-
 class Benchmark(StoredRuns):
     """Runs (or reads back from the store) the benchmark of one tier. A full-tier run holds about 4 M
     items (ImageNet-C: 3.75 M): read accuracies with `run_accuracies`, one run in memory at a time."""
@@ -331,6 +296,13 @@ class Benchmark(StoredRuns):
         self.store = Store(results_root, PAPER)
         self.weights_dir = self.store.root / PAPER / "weights"
         self.context = context
+
+    @functools.cached_property
+    def runner(self) -> BenchmarkRunner:
+        """What computes the runs: models, data, fine-tuning and evaluation (imports torch)."""
+        from .runner import BenchmarkRunner
+
+        return BenchmarkRunner(self)
 
     @property
     def reference(self) -> str:
@@ -343,15 +315,6 @@ class Benchmark(StoredRuns):
         if self.s.finetune_datasets:
             return list(self.s.finetune_datasets)
         return list(self.s.suite) if self.s.source == "embedded" else registry_finetune_datasets(self.s.suite)
-
-    @functools.cached_property
-    def suite(self) -> Suite:
-        """The data. The registry suite opens every dataset here (DatasetMissingError names all missing ones)."""
-        s = self.s
-        if s.source == "embedded":
-            return EmbeddedSuite(s.pretrain_domain, s.suite, s.class_subsets, s.image_size)
-        return RegistrySuite(s.suite, s.reference, s.objectnet_evaluation, s.imagenet_c_finetune_severities,
-                             s.data_root or None, s.workers, finetune_only=self.finetune_datasets)
 
     # -- runs ------------------------------------------------------------------------------------
     def run_accuracies(self) -> pd.DataFrame:
@@ -371,12 +334,20 @@ class Benchmark(StoredRuns):
         todo = sum(not self.store.has(config) for configs in plan.values() for config in configs)
         if todo:
             log.info("%d runs to compute", todo)
-            self.suite  # opens the data: missing datasets stop the run here, before any compute
+            self.runner.suite  # opens the data: missing datasets stop the run here, before any compute
         jobs = []
         for (regime, seed), configs in plan.items():
-            model = functools.cache(functools.partial(self.pretrained, regime, seed))  # loaded once, only if needed
+            model = functools.cache(functools.partial(self._pretrained, regime, seed))  # loaded once, only if needed
             jobs += [(config, functools.partial(self._compute, config, model)) for config in configs]
         return jobs
+
+    def _pretrained(self, regime: str, seed: int) -> nn.Module:
+        """The pretrained model of `regime` and `seed`, loaded by the runner (only when a run is computed)."""
+        return self.runner.pretrained(regime, seed)
+
+    def _compute(self, config: dict, model: Callable[[], nn.Module]) -> pd.DataFrame:
+        """One run's per-item predictions, computed by the runner."""
+        return self.runner.compute(config, model)
 
     def _run_config(self, regime: str, seed: int, method: str, name: str) -> dict:
         """What determines a run's predictions (its store key; also the key of its cached weights)."""
@@ -387,6 +358,9 @@ class Benchmark(StoredRuns):
             config |= {"architecture": architecture, "image_size": s.image_size, "pretrain": s.pretrain,
                        "pretrain_domain": s.pretrain_domain, "augment_shifts": s.augment_shifts, "class_subsets": s.class_subsets}
         else:
+            from ..data.registry import registry as dataset_registry  # the registry source only (torch)
+            from ..models.registry import spec as model_spec
+
             row = model_spec(regime)
             model = {"library": row.library, "name": row.name, "pretrained": row.pretrained, "preprocess": row.preprocess}
             config |= {"model": model, "reference": s.reference, "objectnet_evaluation": s.objectnet_evaluation}
@@ -401,178 +375,10 @@ class Benchmark(StoredRuns):
                          "images_per_class": s.images_per_class, "validation_fraction": s.validation_fraction,
                          "evaluate_every_epoch": s.evaluate_every_epoch}
 
-    def _compute(self, config: dict, model: Callable[[], nn.Module]) -> pd.DataFrame:
-        regime, seed, method, name = config["regime"], config["seed"], config["method"], config["finetune_dataset"]
-        pretrained = model()
-        suite = self.suite_for(regime, pretrained)
-        if method == PRETRAINED:
-            return self._evaluate(pretrained, suite)
-        if method in POST_HOC:
-            return self._evaluate(self._finetuned(method, regime, seed, name, pretrained, suite), suite)
-        hook = self._epoch_hook(name, suite, seed)
-        trained = self._train(method, regime, seed, name, pretrained, suite, hook)
-        if method in self._ingredients:  # kept for WiSE-FT and the soup
-            self._store_weights(self._run_config(regime, seed, method, name), trained)
-        if isinstance(hook, EveryEpoch):
-            return pd.concat(hook.frames, ignore_index=True)
-        frame = self._evaluate(trained, suite)
-        return frame.assign(selected_epoch=hook.epoch) if isinstance(hook, BestEpoch) else frame
-
-    def _epoch_hook(self, name: str, suite: Suite, seed: int) -> EpochHook | None:
-        """Per-epoch evaluation (Fig. 13), best-epoch selection on the held-out split (App. E), or none."""
-        if self.s.evaluate_every_epoch:
-            return EveryEpoch(lambda model: self._evaluate(model, suite, release=False))
-        if self.s.validation_fraction > 0:
-            batch = self.s.config("finetune", seed).batch_size
-            held_out = suite.validation_batches(name, batch, seed, self.s.training_split)
-            return BestEpoch(lambda model: self._accuracy(model, held_out, suite, name))
-        return None
-
-    def _accuracy(self, model: nn.Module, batches: Batches, suite: Suite, name: str) -> float:
-        """Accuracy (%) of `model` on `batches` of dataset `name` (its mask applied); the model stays put."""
-        ranked, targets = self._ranked(model, batches, suite, name)
-        return 100.0 * float((ranked[:, 0] == targets).mean())
-
-    def _ranked(self, model: nn.Module, batches: Batches, suite: Suite, name: str) -> tuple[np.ndarray, np.ndarray]:
-        """Top-1 classes and targets of every item of `batches` of dataset `name` (the shared runner)."""
-        return predict_ranked(model, batches, suite.ranker(name), self.s.device, amp=self.s.config("finetune", 0).amp)
-
-    # -- models ----------------------------------------------------------------------------------
-    def pretrained(self, regime: str, seed: int) -> nn.Module:
-        """The pretrained classifier: trained under `regime` (embedded, cached) or loaded from the registry;
-        a CLIP regime classifies through its zero-shot head over the pretraining classes."""
-        s = self.s
-        if s.source == "registry":
-            if s.zero_shot(regime):
-                return clip_models.zero_shot_classifier(
-                    load_pretrained(regime), clip_models.tokenizer_for(regime), clip_models.imagenet_class_names(),
-                    TEMPLATE_SETS[s.zero_shot_templates], s.zero_shot_text_tower).eval()
-            return load_pretrained(regime).eval()
-        spec = {"pretrain": regime, "seed": seed, "architecture": s.architecture, "image_size": s.image_size,
-                "pretrain_domain": s.pretrain_domain, "config": s.pretrain,
-                "augment_shifts": s.augment_shifts if regime == "augmented" else None}
-        if regime == CLIP_REGIME:
-            spec["architecture"] = "tiny_clip"
-            clip, tokenizer = clip_models.tiny_clip(s.image_size, seed)
-            clip.load_state_dict(self._cached(spec, lambda: self._pretrain_clip(seed)))
-            return clip_models.zero_shot_classifier(clip, tokenizer, clip_models.DIGIT_CLASS_NAMES,
-                                                    TEMPLATE_SETS[s.zero_shot_templates], s.zero_shot_text_tower).eval()
-        model = self._blank(seed)
-        model.load_state_dict(self._cached(spec, lambda: self._pretrain(regime, seed)))
-        return model.eval()
-
-    def finetuned(self, method: str, regime: str, seed: int, name: str) -> nn.Module:
-        """The model after `method` on dataset `name` (weights cached where the post-hoc methods need them),
-        ready to evaluate on the suite."""
-        pretrained = self.pretrained(regime, seed)
-        suite = self.suite_for(regime, pretrained)
-        return self._finetuned(method, regime, seed, name, pretrained, suite).eval()
-
-    def _blank(self, seed: int) -> nn.Module:
-        return build_standin(self.s.architecture, num_classes=self.suite.pretraining.num_classes,
-                             image_size=self.s.image_size, in_chans=1, seed=seed)
-
-    def _pretrain(self, regime: str, seed: int) -> nn.Module:
-        domain, config = self.suite.pretraining, self.s.config("pretrain", seed)
-        batches = tensor_batches(domain.train_images, domain.train_labels, config.batch_size, seed)
-        if regime == "augmented":  # fresh augmented views on every epoch
-            batches = AugmentedBatches(batches, style_augment(self.s.augment_shifts, seed))
-        model = self._blank(seed)
-        train(model, batches, config)
-        return model
-
-    def _pretrain_clip(self, seed: int) -> nn.Module:
-        """The embedded CLIP regime: a tiny CLIP trained with the CLIP loss on clean digits and their captions."""
-        domain, config = self.suite.pretraining, self.s.config("pretrain", seed)
-        clip, tokenizer = clip_models.tiny_clip(self.s.image_size, seed)
-        template = TEMPLATE_SETS[self.s.zero_shot_templates][0]
-        clip_models.pretrain_clip(clip, tokenizer, domain.train_images, domain.train_labels,
-                                  clip_models.DIGIT_CLASS_NAMES, template, config)
-        return clip
-
-    def suite_for(self, regime: str, model: nn.Module) -> Suite:
-        """The suite read through the model's eval transform (registry); the embedded suite as is."""
-        if self.s.source == "embedded":
-            return self.suite
-        row = model_spec(regime)
-        inner = model.model if self.s.zero_shot(regime) else model  # the CLIP model under a zero-shot head
-        return self.suite.with_transform(eval_transform(row.preprocess, inner, weights=row.pretrained))
-
-    def _cached(self, spec: dict, make: Callable[[], nn.Module]) -> dict[str, torch.Tensor]:
-        return load_or_make(self._weights_path(spec), lambda path: torch.load(path, map_location="cpu"),
-                            lambda: _state(make()), torch.save)
-
-    def _weights_path(self, spec: dict) -> Path:
-        return self.weights_dir / f"{run_key(spec)}.pt"
-
-    def _store_weights(self, spec: dict, model: nn.Module) -> None:
-        state = _state(model)
-        atomic_write(self._weights_path(spec), lambda tmp: torch.save(state, tmp))
-
     @property
     def _ingredients(self) -> set[str]:
         """The trained methods whose weights the post-hoc methods of this tier reuse (cached on disk)."""
         return {i for m in self.s.methods for i in METHODS[m].ingredients}
-
-    def _finetuned(self, method: str, regime: str, seed: int, name: str, pretrained: nn.Module, suite: Suite) -> nn.Module:
-        """The model after `method` on `name`, with the head of the evaluation suite: trained, or
-        combined from cached weights (post-hoc)."""
-        if method in POST_HOC:
-            weights = {m: self._weights(m, regime, seed, name, pretrained, suite) for m in METHODS[method].ingredients}
-            return post_hoc(METHODS[method], pretrained, weights, MethodSettings(**self.s.method_settings))
-        if method not in self._ingredients:
-            return self._train(method, regime, seed, name, pretrained, suite)
-        model = copy.deepcopy(pretrained)
-        model.load_state_dict(self._weights(method, regime, seed, name, pretrained, suite))
-        return model
-
-    def _weights(
-        self, method: str, regime: str, seed: int, name: str, pretrained: nn.Module, suite: Suite
-    ) -> dict[str, torch.Tensor]:
-        """A trained method's weights, cached under the key of its run."""
-        config = self._run_config(regime, seed, method, name)
-        return self._cached(config, lambda: self._train(method, regime, seed, name, pretrained, suite))
-
-    def _train(self, method: str, regime: str, seed: int, name: str, pretrained: nn.Module, suite: Suite,
-               hook: EpochHook | None = None) -> nn.Module:
-        """`method` on dataset `name`. A dataset with its own classes (StanfordCars) trains through a
-        zero-shot head over them; the model returned classifies over the pretraining classes again."""
-        config = self.s.config("finetune", seed)
-        settings = MethodSettings(**self.s.method_settings)
-        fisher = suite.fisher_batches(settings.ewc_fisher_images, config.batch_size, seed) if method == "EWC" else None
-        own_classes = suite.own_class_names(name)
-        start = pretrained
-        if own_classes is not None:
-            tokenizer = clip_models.tokenizer_for(regime)
-            start = pretrained.with_class_tokens(tokenize_prompts(tokenizer, own_classes, TEMPLATE_SETS[self.s.zero_shot_templates]))
-        trained = train_method(METHODS[method], start, suite.train_batches(name, config.batch_size, seed, self.s.training_split),
-                               config, settings, suite.mask(name), fisher_batches=fisher, epoch_hook=hook)
-        return trained if own_classes is None else trained.with_class_tokens(pretrained.class_tokens)
-
-    def _evaluate(self, model: nn.Module, suite: Suite, release: bool = True) -> pd.DataFrame:
-        """Per-item predictions on every evaluation set; `release`: the model is left on the CPU (not
-        during training)."""
-        frames = []
-        for name, evaluation in suite.evaluation_sets().items():
-            ranked, targets = self._ranked(model, evaluation.batches, suite, name)
-            frames.append(prediction_frame(targets, ranked, eval_dataset=name, part=evaluation.parts))
-        if release:
-            model.cpu()
-        return pd.concat(frames, ignore_index=True)
-
-
-class EveryEpoch:
-    """Fig. 13's hook: evaluate the model on the suite after every epoch; the run is the last epoch's model."""
-
-    def __init__(self, evaluate: Callable[[nn.Module], pd.DataFrame]) -> None:
-        self.evaluate = evaluate
-        self.frames: list[pd.DataFrame] = []
-
-    def __call__(self, epoch: int, model: nn.Module) -> None:
-        self.frames.append(self.evaluate(model).assign(epoch=epoch))
-
-    def chosen(self, last: nn.Module) -> nn.Module:
-        return last
 
 
 def accuracies(runs: pd.DataFrame) -> pd.DataFrame:

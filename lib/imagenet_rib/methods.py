@@ -7,7 +7,7 @@ and LwF (MS:PRE-FT-EWC-LwF). "EWC (L2, released code)" is the released code's pl
 
 from __future__ import annotations
 
-from ..finetune.methods import REGISTRY, Method, uniform_soup_method
+from ..finetune.method_table import REGISTRY, Method, uniform_soup_method
 
 SOUP = uniform_soup_method("MS:PRE-FT-EWC-LwF", ("FT", "EWC", "LwF"))
 METHODS: dict[str, Method] = {  # the paper's methods, in its order

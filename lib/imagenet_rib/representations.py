@@ -5,7 +5,7 @@ correlation of post-fine-tuning accuracy on the pretraining set with that distan
 (Fig. 11, Table 7).
 
 `our_representation_panel` runs them on a tier's benchmark (`lib.imagenet_rib.benchmark`), embedded
-or registry, from the same code: models from `Benchmark.pretrained` / `Benchmark.finetuned`, images
+or registry, from the same code: models from `Benchmark.runner` (`pretrained`, `finetuned`), images
 from a seeded `suite.sample` read through each model's eval transform. What each artefact looks at
 is its `analysis` (a dict in the artefact's params file, checked like a settings file):
 - Figs. 7 and 14 (`CKASettings`): the dataset fine-tuned on, the datasets CKA is measured on and
@@ -19,87 +19,24 @@ is its `analysis` (a dict in the artefact's params file, checked like a settings
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-import torch
 from scipy import stats
-from torch import nn
 
 from ..findings import Finding, Findings, bootstrap_interval
-from ..metrics.cka import FIGURE9_COMPONENTS, layerwise_cka, record_block_features
-from ..metrics.dataset_distance import ot_dataset_distance
 from ..params import Parameter, ParamsError, validate
-from ..train.heads import embed
-from .suite_data import EVAL_BATCH
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from .benchmark import Benchmark
+    from .representation_measures import Labelled
 
-Labelled = tuple[torch.Tensor, torch.Tensor]
-MIN_CLASS_IMAGES = 2  # a class Gaussian needs 2 images; OTDD's reference code (min_labelcount=2) also drops the rest
 BACKBONE_UNCHANGED = ("Linear Probing", "Visual Prompt")  # left out of Fig. 14: CKA would be 1 everywhere
-
-
-@torch.no_grad()
-def cka_shift(pretrained: nn.Module, finetuned: nn.Module, images: torch.Tensor,
-              components: tuple[str, ...] = FIGURE9_COMPONENTS, debiased: bool = False,
-              device: str = "cpu") -> pd.DataFrame:
-    """CKA between the two models' features per block and component on the same images (1 = unchanged).
-
-    All images go through each model on `device` in one forward per block, and only that block is
-    recorded (flattened tokens: about 6.6 MB per image and model for a ViT-B/16 block)."""
-    images = images.to(device)
-    models = [model.eval().to(device) for model in (pretrained, finetuned)]
-    frames = []
-    for index in range(len(pretrained.blocks)):
-        recordings = []
-        for model in models:
-            with record_block_features(model, components, tokens="flatten", blocks=[model.blocks[index]]) as recorded:
-                model(images)
-            recordings.append(recorded)
-        frames.append(layerwise_cka(*recordings, debiased=debiased).assign(block=index))
-    return pd.concat(frames, ignore_index=True)
-
-
-@torch.no_grad()
-def features(model: nn.Module, images: torch.Tensor, device: str = "cpu") -> np.ndarray:
-    """The model's pooled representation of `images` (`lib.train.heads.embed`), eval mode, in batches on `device`."""
-    model.eval().to(device)
-    return torch.cat([embed(model, batch.to(device)).float().cpu() for batch in images.split(EVAL_BATCH)]).numpy()
-
-
-def points(data: Labelled, model: nn.Module | None = None, device: str = "cpu") -> tuple[np.ndarray, np.ndarray]:
-    """OTDD's rows of a labelled sample, flattened pixels or `model`'s features, and their labels;
-    classes with fewer than `MIN_CLASS_IMAGES` images in the sample are dropped."""
-    images, labels = data
-    keep = torch.bincount(labels)[labels] >= MIN_CLASS_IMAGES
-    if not keep.any():
-        raise ValueError(f"no class has {MIN_CLASS_IMAGES} images in a sample of {len(labels)}: sample more images")
-    images, labels = images[keep], labels[keep]
-    x = images.flatten(1).numpy() if model is None else features(model, images, device)
-    return x.astype(np.float64), labels.numpy()
-
-
-def distances_from(reference: Labelled, datasets: Iterable[tuple[str, Labelled]],
-                   spaces: Mapping[str, nn.Module | None], device: str = "cpu", method: str = "emd") -> pd.DataFrame:
-    """OTDD (labels used, diagonal class covariances) from `reference` to each dataset (rows) in each
-    space (columns): pixel space for None, else the model's feature space. `datasets` is read one at
-    a time, so a generator keeps a single sample in memory."""
-    ref = {space: points(reference, model, device) for space, model in spaces.items()}
-    rows = {}
-    for name, data in datasets:
-        row = {}
-        for space, model in spaces.items():
-            (ref_x, ref_y), (x, y) = ref[space], points(data, model, device)
-            row[space] = ot_dataset_distance(ref_x, x, ref_y, y, method=method, diagonal_cov=True)
-        rows[name] = row
-    return pd.DataFrame.from_dict(rows, orient="index", columns=list(spaces))
 
 
 def accuracy_distance_correlation(after: pd.DataFrame, distance: pd.Series) -> pd.DataFrame:
@@ -173,7 +110,7 @@ def our_representation_panel(artefact: str, benchmark_params: str, results_dir: 
     problems = chosen.problems(bench)
     if problems:
         raise ParamsError(f"analysis of {artefact}: " + "; ".join(problems))
-    bench.suite  # opens the data: missing datasets stop here
+    bench.runner.suite  # opens the data: missing datasets stop here
     return ANALYSES[artefact][1](bench, chosen, benchmark_params, results_dir)
 
 
@@ -208,11 +145,13 @@ def _cka_panel(bench: Benchmark, chosen: CKASettings, pairs: list[tuple[str, str
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
+    from .representation_measures import cka_shift
+
     seed, frames = bench.s.seeds[0], []
     for regime, method in pairs:
-        pretrained = bench.pretrained(regime, seed)
-        finetuned = bench.finetuned(method, regime, seed, chosen.finetune_dataset)
-        suite = bench.suite_for(regime, pretrained)
+        pretrained = bench.runner.pretrained(regime, seed)
+        finetuned = bench.runner.finetuned(method, regime, seed, chosen.finetune_dataset)
+        suite = bench.runner.suite_for(regime, pretrained)
         for name in chosen.datasets:
             images, _ = suite.sample(name, chosen.images, seed)
             shift = cka_shift(pretrained, finetuned, images, device=bench.s.device)
@@ -241,9 +180,11 @@ def _cka_panel(bench: Benchmark, chosen: CKASettings, pairs: list[tuple[str, str
 def _distances(bench: Benchmark, chosen: DistanceSettings, names: list[str], pixel_space: bool) -> pd.DataFrame:
     """OTDD from the reference to each of `names` in the first regime's feature space, after pixel
     space if asked: pixels as that model sees them (registry: through its eval transform)."""
+    from .representation_measures import distances_from
+
     seed, regime = bench.s.seeds[0], bench.s.regimes[0]
-    model = bench.pretrained(regime, seed)
-    suite = bench.suite_for(regime, model)
+    model = bench.runner.pretrained(regime, seed)
+    suite = bench.runner.suite_for(regime, model)
 
     def sample(name: str) -> Labelled:
         return suite.sample(name, chosen.images, seed)

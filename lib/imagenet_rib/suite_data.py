@@ -41,19 +41,13 @@ from ..data.shifts import Domain
 from ..evaluate.predictions import Ranker, top_k
 from ..finetune.methods import masked
 from ..train.loop import Batches, tensor_batches
+from .splits import OBJECTNET_EVALUATIONS, TrainingSplit, registry_finetune_datasets
 
 EVAL_BATCH = 256
-OBJECTNET_EVALUATIONS = ("masked", "full_1000")
-EVALUATION_ONLY_LAYOUTS = ("objectnet",)  # datasets whose licence forbids training on them
 
 
 class TrainingForbiddenError(ValueError):
     """A dataset whose licence forbids training on it was asked for fine-tuning batches."""
-
-
-def registry_finetune_datasets(suite: Sequence[str]) -> list[str]:
-    """The registered datasets of `suite` a model may be fine-tuned on: all but the evaluation-only ones (ObjectNet)."""
-    return [name for name in suite if spec(name).layout not in EVALUATION_ONLY_LAYOUTS]
 
 
 @dataclass(frozen=True)
@@ -62,32 +56,6 @@ class EvaluationSet:
 
     batches: Batches
     parts: pd.Categorical
-
-
-@dataclass(frozen=True)
-class TrainingSplit:
-    """Which images of a fine-tuning dataset are trained on (default: all of them, nothing held out).
-
-    `validation_fraction` > 0 holds out that share of every class (seeded, rounded per class) for
-    best-epoch selection: App. E splits 4:1, i.e. 0.2. The paper does not say whether its split is
-    per class; ours is, so that every class keeps training images. `images_per_class` > 0 then keeps
-    that many of each class's remaining images (seeded; a class with fewer keeps all): the small
-    subsets of Figs. 6 and 12."""
-
-    images_per_class: int = 0
-    validation_fraction: float = 0.0
-
-    def indices(self, targets: Sequence[int], seed: int) -> tuple[np.ndarray, np.ndarray]:
-        """Sorted item indices `(training, validation)` of a dataset with these targets."""
-        targets = np.asarray(targets)
-        generator = np.random.default_rng(seed)
-        train, validation = [np.zeros(0, dtype=int)], [np.zeros(0, dtype=int)]
-        for label in np.unique(targets):
-            items = generator.permutation(np.flatnonzero(targets == label))
-            held_out = int(round(self.validation_fraction * len(items)))
-            validation.append(items[:held_out])
-            train.append(items[held_out:][: self.images_per_class or None])
-        return np.sort(np.concatenate(train)), np.sort(np.concatenate(validation))
 
 
 def seeded_subset(count: int, n_items: int, seed: int) -> torch.Tensor:

@@ -2,7 +2,7 @@
 
 Full tier: an open_clip registry row with `tokenizer_for(key)` and
 `zero_shot_classifier(model, tokenizer, imagenet_class_names(), templates)` (template sets:
-`TEMPLATE_SETS`, from `lib.finetune.zeroshot`). A head over other class names on the same towers
+`TEMPLATE_SETS`, from `lib.finetune.templates`). A head over other class names on the same towers
 is `ZeroShotClassifier.with_class_tokens`.
 
 Small tiers: `tiny_clip` is the random-init `tiny_clip` stand-in whose image tower reads grey
@@ -24,9 +24,6 @@ from torch import nn
 
 from ..data.embedded import DIGIT_CLASS_NAMES  # noqa: F401  (the tiny CLIPs' class names, named here too)
 from ..finetune.zeroshot import (
-    IMAGENET_RIB_TEMPLATE,
-    OPENAI_IMAGENET_TEMPLATES,
-    SINGLE_TEMPLATE,
     Tokenizer,
     ZeroShotClassifier,
     clamp_logit_scale_,
@@ -37,10 +34,6 @@ from ..train.loop import tensor_batches, train
 from ..train.config import TrainConfig
 from .registry import OPEN_CLIP_FILE, WeightsMissingError, spec
 from .standins import build_standin
-
-TEMPLATE_SETS: dict[str, tuple[str, ...]] = {  # named prompt sets of a zero-shot head
-    "single": SINGLE_TEMPLATE, "imagenet_rib": IMAGENET_RIB_TEMPLATE, "openai_80": OPENAI_IMAGENET_TEMPLATES,
-}
 
 
 def imagenet_class_names() -> list[str]:

@@ -3,7 +3,7 @@
 `run(spec, method, architecture, settings, seed)` draws the sequence of `spec` (the oracle's sequence for
 the oracle, `methods.RUNS[method].sequence`), runs the method with the training seed `seed` and returns
 the per-item predictions on the final step's test split in the shared format
-(`lib.evaluate.predictions`: `item`, `target`, `pred_1..pred_k`), with the run's columns `method`,
+(`lib.evaluate.frames`: `item`, `target`, `pred_1..pred_k`), with the run's columns `method`,
 `column` (its Table 1 column), `architecture`, `seed`, `pool_index` (the test image's index in the image
 pool, for matching the oracle's items, whose order differs) and `valid_accuracy` (of the selected model).
 Tiny runs are bit-for-bit repeatable on the CPU: the data seed is `spec.seed`, every model initialisation,
@@ -15,7 +15,8 @@ from __future__ import annotations
 import pandas as pd
 import torch
 
-from ..evaluate.predictions import predict_ranked, prediction_frame, top_k
+from ..evaluate.frames import prediction_frame
+from ..evaluate.predictions import predict_ranked, top_k
 from ..train.loop import tensor_batches
 from .methods import RUNS, Fitted, Settings, run_method, to_tensors
 from .sequence import SequenceSpec, build

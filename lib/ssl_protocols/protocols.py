@@ -18,8 +18,9 @@ from ..atomic import load_or_make
 from ..data.source import DataSource, EmbeddedSource, RegistrySource
 from ..data.subsets import class_balanced_indices, per_class_count
 from ..evaluate.features import extract_features
+from ..evaluate.frames import prediction_frame
 from ..evaluate.knn import knn_votes
-from ..evaluate.predictions import predict_ranked, prediction_frame, top_k
+from ..evaluate.predictions import predict_ranked, top_k
 from ..evaluate.ranking import rank_classes
 from ..models.standins import build_standin
 from ..store import FeatureCache, run_key

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import pandas as pd
 
 from ..data.domains import DOMAINS
+from ..evaluate.frames import hits, prediction_columns
 from ..models.standins import STANDINS
 from ..params import ParamsError, SettingsFile
 from ..store import RunContext, Store, StoredRuns
@@ -232,8 +233,6 @@ def accuracies(runs: pd.DataFrame) -> pd.DataFrame:
 
     Top-5 on a dataset of fewer than five classes counts every ranked class (it is then 100 %).
     """
-    from ..evaluate.predictions import hits, prediction_columns  # a torch module: imported only to summarise runs
-
     ranks = len(prediction_columns(runs))
     rows = []
     keys = ["model", "method", "backbone", "dataset", "protocol"]

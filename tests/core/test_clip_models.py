@@ -7,7 +7,8 @@ from open_clip.tokenizer import SimpleTokenizer
 
 from lib.data.shifts import make_domain
 from lib.finetune.lora import apply_lora
-from lib.finetune.zeroshot import SINGLE_TEMPLATE, ZeroShotClassifier, tokenize_prompts
+from lib.finetune.templates import SINGLE_TEMPLATE
+from lib.finetune.zeroshot import ZeroShotClassifier, tokenize_prompts
 from lib.models.clip import (
     DIGIT_CLASS_NAMES,
     imagenet_class_names,

@@ -7,7 +7,8 @@ from torch.nn.utils import parametrize
 
 from lib.finetune.linear_probe import released_code_vit_extras
 from lib.finetune.lora import LoRAInProj, LoRAQKV, apply_lora, attention_blocks, merge_lora
-from lib.finetune.zeroshot import SINGLE_TEMPLATE, ZeroShotClassifier, tokenize_prompts
+from lib.finetune.templates import SINGLE_TEMPLATE
+from lib.finetune.zeroshot import ZeroShotClassifier, tokenize_prompts
 from lib.models.standins import build_standin
 
 CLIP_LORA = [f"visual.transformer.resblocks.{b}.attn" for b in (0, 1)]

@@ -2,7 +2,8 @@ import pytest
 import torch
 from torch import nn
 
-from lib.finetune.methods import REGISTRY, MethodSettings, post_hoc, train_method, uniform_soup_method
+from lib.finetune.method_table import uniform_soup_method
+from lib.finetune.methods import REGISTRY, TRAINERS, MethodSettings, post_hoc, train_method
 
 SETTINGS = MethodSettings(prompt_lr=1.0, prompt_pad=1, lora_rank=2, lora_alpha=2.0, ewc_coefficient=1.0,
                           ewc_fisher_labels="sampled", ewc_fisher_images=4, l2_coefficient=1.0, lwf_temperature=2.0,
@@ -12,7 +13,7 @@ SETTINGS = MethodSettings(prompt_lr=1.0, prompt_pad=1, lora_rank=2, lora_alpha=2
 def test_every_method_is_trained_or_post_hoc_and_reads_known_settings():
     known = set(MethodSettings.__dataclass_fields__)
     for name, method in REGISTRY.items():
-        assert method.name == name and (method.train is None) == method.post_hoc
+        assert method.name == name and (name not in TRAINERS) == method.post_hoc
         assert set(method.settings) <= known
         assert all(not REGISTRY[i].post_hoc for i in method.ingredients)
     assert [n for n, m in REGISTRY.items() if m.zero_shot] == ["FLYP"]

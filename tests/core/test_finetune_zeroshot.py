@@ -6,10 +6,8 @@ import torch
 import torch.nn.functional as F
 from open_clip.tokenizer import SimpleTokenizer
 
+from lib.finetune.templates import IMAGENET_RIB_TEMPLATE, OPENAI_IMAGENET_TEMPLATES, SINGLE_TEMPLATE
 from lib.finetune.zeroshot import (
-    IMAGENET_RIB_TEMPLATE,
-    OPENAI_IMAGENET_TEMPLATES,
-    SINGLE_TEMPLATE,
     ZeroShotClassifier,
     clamp_logit_scale_,
     classifier_flyp_loss,

@@ -17,14 +17,6 @@ from lib.paths import REPO_ROOT
 from lib.provenance import library_versions
 
 HEAVY = ("torch", "timm", "open_clip")
-# Papers whose notebooks still import torch, and why: strict, so a fix shows up as a failure here.
-STILL_IMPORT_TORCH = {
-    "imagenet_rib": "the benchmark's settings validate against lib.finetune.methods (METHODS, MethodSettings), "
-                    "lib.finetune.zeroshot's templates and lib.imagenet_rib.suite_data, which import torch",
-    "fm_perturbations": "lib.fm_perturbations.heads imports torch, and its accuracy tables of stored predictions "
-                        "need lib.evaluate.predictions.hits (a torch module); the study's settings validate "
-                        "templates against lib.models.clip (open_clip)",
-}
 
 
 def notebook_modules(paper: str) -> list[str]:
@@ -48,8 +40,7 @@ def imported() -> dict[str, list[str]]:
     return out
 
 
-@pytest.mark.parametrize("paper", [pytest.param(p, marks=pytest.mark.xfail(reason=STILL_IMPORT_TORCH[p], strict=True))
-                                   if p in STILL_IMPORT_TORCH else p for p in PAPERS])
+@pytest.mark.parametrize("paper", PAPERS)
 def test_notebook_modules_import_no_torch(paper, imported):
     assert notebook_modules(paper), f"no `from lib... import` line in notebooks/{paper}"
     assert imported[paper] == [], f"importing the {paper} notebooks' lib modules imported {imported[paper]}"

@@ -1,4 +1,4 @@
-"""The one per-item prediction format and its runner (`lib.evaluate.predictions`)."""
+"""The one per-item prediction format (`lib.evaluate.frames`) and its runner (`lib.evaluate.predictions`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import pytest
 import torch
 from torch import nn
 
-from lib.evaluate.predictions import hits, predict_ranked, prediction_columns, prediction_frame, top_k
+from lib.evaluate.frames import hits, prediction_columns, prediction_frame
+from lib.evaluate.predictions import predict_ranked, top_k
 from lib.train.loop import tensor_batches
 
 

@@ -9,13 +9,12 @@ import pytest
 import torch
 from open_clip.tokenizer import SimpleTokenizer
 
-from lib.evaluate.predictions import prediction_columns
-from lib.finetune.zeroshot import SINGLE_TEMPLATE
+from lib.evaluate.frames import prediction_columns
+from lib.finetune.templates import SINGLE_TEMPLATE
 from lib.fm_perturbations.accuracies import accuracies
 from lib.fm_perturbations.grid import CLEAN, Grid, embed_grid, grid_parameters, torch_embedder
-from lib.fm_perturbations.heads import (
-    LINEAR_PROBE, ZERO_SHOT, EmbeddingZeroShot, accuracy_table, grid_predictions, image_accuracies,
-)
+from lib.fm_perturbations.heads import EmbeddingZeroShot, grid_predictions
+from lib.fm_perturbations.tables import LINEAR_PROBE, ZERO_SHOT, accuracy_table, image_accuracies
 from lib.models.clip import zero_shot_classifier
 from lib.models.standins import build_standin
 from lib.store import FeatureCache

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from lib.data.labelled import DatasetMissingError
-from lib.fm_perturbations.heads import LINEAR_PROBE, ZERO_SHOT
+from lib.fm_perturbations.tables import LINEAR_PROBE, ZERO_SHOT
 from lib.fm_perturbations.study import Study, StudySettings
 from lib.params import ParamsError
 from lib.paths import REPO_ROOT

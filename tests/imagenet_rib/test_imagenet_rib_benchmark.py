@@ -22,6 +22,7 @@ from lib.data.registry import IMAGENET_C_CORRUPTIONS, open_dataset
 from lib.imagenet_rib.benchmark import (
     PRETRAINED, Benchmark, BenchmarkSettings, accuracies, robustness_table,
 )
+from lib.imagenet_rib.runner import BenchmarkRunner
 from lib.imagenet_rib.suite_data import RegistrySuite, TrainingForbiddenError, TrainingSplit, registry_finetune_datasets
 from lib.params import ParamsError
 from tests.conftest import write_images
@@ -242,7 +243,7 @@ def test_registry_benchmark_end_to_end_on_the_fake_tree(fake_root, tmp_path, mon
         torch.manual_seed(0)
         return VisionTransformer(img_size=224, patch_size=32, embed_dim=24, depth=1, num_heads=2, num_classes=1000)
 
-    monkeypatch.setattr("lib.imagenet_rib.benchmark.load_pretrained", random_vit)
+    monkeypatch.setattr("lib.imagenet_rib.runner.load_pretrained", random_vit)
     full = BenchmarkSettings.load(FULL)
     settings = replace(
         full, regimes=["rib_vit_b16_augreg_in1k"], suite=["imagenet_a", "objectnet", "imagenet_c"], methods=["FT", "WiSE-FT"],
@@ -304,8 +305,8 @@ def test_tiny_embedded_run_gives_ri_rows_and_reads_back_from_the_store(tmp_path,
     def no_compute(*args, **kwargs):
         raise AssertionError("recomputed a stored run")
 
-    monkeypatch.setattr(Benchmark, "_compute", no_compute)
-    monkeypatch.setattr(Benchmark, "pretrained", no_compute)
+    monkeypatch.setattr(BenchmarkRunner, "compute", no_compute)
+    monkeypatch.setattr(BenchmarkRunner, "pretrained", no_compute)
     second = Benchmark(settings, tmp_path).run()
     pd.testing.assert_frame_equal(first, second)
     pd.testing.assert_frame_equal(Benchmark(settings, tmp_path).run_accuracies(), accuracies(first))
@@ -322,14 +323,14 @@ def test_registry_zero_shot_clip_fine_tunes_through_its_head_and_on_stanford_car
 
     if not (fake_root / "stanford_cars").exists():
         write_cars(fake_root / "stanford_cars", train=[1, 2, 3, 196], test=[1])
-    monkeypatch.setattr("lib.imagenet_rib.benchmark.load_pretrained", lambda key: build_standin("tiny_clip", image_size=16, seed=0))
+    monkeypatch.setattr("lib.imagenet_rib.runner.load_pretrained", lambda key: build_standin("tiny_clip", image_size=16, seed=0))
     monkeypatch.setattr("lib.models.clip.tokenizer_for", lambda key: SimpleTokenizer(context_length=16))
     full = BenchmarkSettings.load(FULL)
     common = dict(regimes=["rib_clip_vit_b32_openai"], suite=["imagenet_a", "objectnet"], device="cpu", workers=0,
                   finetune={**full.finetune, "epochs": 1, "amp": False}, data_root=str(fake_root), zero_shot_templates="single")
     clip = replace(full, **common, methods=["FT", "FLYP", "WiSE-FT"])
     bench = Benchmark(clip, tmp_path)
-    pretrained = bench.pretrained("rib_clip_vit_b32_openai", 0)
+    pretrained = bench.runner.pretrained("rib_clip_vit_b32_openai", 0)
     assert pretrained.class_tokens.shape[:2] == (1000, 1)
     acc = bench.run_accuracies()
     assert set(acc["method"]) == {PRETRAINED, "FT", "FLYP", "WiSE-FT"} and acc["accuracy"].between(0, 100).all()
@@ -337,5 +338,5 @@ def test_registry_zero_shot_clip_fine_tunes_through_its_head_and_on_stanford_car
     acc = Benchmark(cars, tmp_path).run_accuracies()
     assert set(acc["finetune_dataset"]) == {"", "stanford_cars"}
     assert set(acc["eval_dataset"]) == {"imagenet_a", "objectnet", "imagenet_val"}  # the cars are fine-tuned on only
-    after = Benchmark(cars, tmp_path).finetuned("FT", "rib_clip_vit_b32_openai", 0, "stanford_cars")
+    after = Benchmark(cars, tmp_path).runner.finetuned("FT", "rib_clip_vit_b32_openai", 0, "stanford_cars")
     assert after.class_tokens.shape[0] == 1000  # back on the ImageNet head

@@ -18,6 +18,7 @@ from torch import nn
 from lib.imagenet_rib.benchmark import PRETRAINED, Benchmark, BenchmarkSettings, accuracies, robustness_table
 from lib.imagenet_rib.experiments import load_experiments, run_experiment, with_value
 from lib.finetune.methods import BestEpoch, MethodSettings, train_method
+from lib.imagenet_rib.runner import BenchmarkRunner
 from lib.imagenet_rib.suite_data import TrainingSplit
 from lib.params import ParamsError
 from lib.paths import REPO_ROOT
@@ -181,7 +182,7 @@ def test_every_epoch_evaluation_gives_one_table_per_epoch(tmp_path):
 def test_fine_tuning_on_the_reference_and_on_few_images_per_class(tmp_path):
     settings = quick(finetune_datasets=["digits"], images_per_class=2)
     bench = Benchmark(settings, tmp_path)
-    assert len(bench.suite.train_batches("digits", 64, 0, settings.training_split).dataset) == 20  # 2 x 10 classes
+    assert len(bench.runner.suite.train_batches("digits", 64, 0, settings.training_split).dataset) == 20  # 2 x 10 classes
     acc = bench.run_accuracies()
     assert set(acc["finetune_dataset"]) == {"", "digits"} and set(acc["eval_dataset"]) == {"digits", *settings.suite}
 
@@ -215,7 +216,7 @@ def test_a_full_experiment_without_data_names_every_missing_dataset_before_compu
     from lib.data.labelled import DatasetMissingError
 
     monkeypatch.setenv("ROBUSTNESS_DATA_ROOT", str(tmp_path / "data"))
-    monkeypatch.setattr(Benchmark, "pretrained", lambda *args: pytest.fail("loaded weights before checking the data"))
+    monkeypatch.setattr(BenchmarkRunner, "pretrained", lambda *args: pytest.fail("loaded weights before checking the data"))
     with pytest.raises(DatasetMissingError) as error:
         run_experiment("params/full/imagenet_rib/experiments.yaml", name, tmp_path / "results")
     message = str(error.value)

@@ -17,9 +17,9 @@ from torchvision import transforms
 from lib.data.folders import imagenet_wnids
 from lib.data.labelled import DatasetMissingError
 from lib.data.registry import IMAGENET_C_CORRUPTIONS
+from lib.imagenet_rib.representation_measures import cka_shift, distances_from, points
 from lib.imagenet_rib.representations import (
-    CKASettings, DistanceSettings, accuracy_distance_correlation, analysis_settings, cka_shift, distances_from,
-    our_representation_panel, points,
+    CKASettings, DistanceSettings, accuracy_distance_correlation, analysis_settings, our_representation_panel,
 )
 from lib.imagenet_rib.suite_data import EmbeddedSuite, RegistrySuite
 from lib.models.standins import build_standin
@@ -120,7 +120,7 @@ def no_data(tmp_path, monkeypatch) -> Path:
     def no_model(key: str):
         raise AssertionError("a model was loaded")
 
-    monkeypatch.setattr("lib.imagenet_rib.benchmark.load_pretrained", no_model)
+    monkeypatch.setattr("lib.imagenet_rib.runner.load_pretrained", no_model)
     return data
 
 
@@ -190,7 +190,7 @@ def registry_params(fake_root, tmp_path, monkeypatch) -> str:
         torch.manual_seed(0)
         return VisionTransformer(img_size=224, patch_size=32, embed_dim=24, depth=2, num_heads=2, num_classes=1000)
 
-    monkeypatch.setattr("lib.imagenet_rib.benchmark.load_pretrained", random_vit)
+    monkeypatch.setattr("lib.imagenet_rib.runner.load_pretrained", random_vit)
     values = yaml.safe_load((FULL / "benchmark.yaml").read_text()) | {
         "regimes": [REGIME], "suite": ["imagenet_a", "imagenet_r", "imagenet_sketch"],
         "methods": ["FT", "Linear Probing", "WiSE-FT"], "device": "cpu", "data_root": str(fake_root), "workers": 0,

@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 import torch
 
-from lib.evaluate.predictions import hits, prediction_columns
+from lib.evaluate.frames import hits, prediction_columns
 from lib.seq_to_final.methods import Settings
 from lib.seq_to_final.sequence import synthetic_spec
 from lib.seq_to_final.training import run, sequence_for
