@@ -21,7 +21,7 @@ import inspect
 import logging
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -204,6 +204,18 @@ class StoredRuns:
         """Compute the runs no other process is computing, read nothing back; how many were computed here."""
         return self.store.compute_missing(self.jobs(), self.context)
 
+
+
+def precompute_study(load: Callable[[str], Any], study: Callable[[Any, Path, RunContext], StoredRuns],
+                     params: Mapping[str, Any], artefacts: Collection[str], reads: Collection[str]) -> int:
+    """A paper's `precompute` for a study whose settings file is `params["study_params"]`: compute its
+    runs into `params["results_dir"]` if a notebook of `artefacts` is among those that `reads` them; how
+    many were computed by this process."""
+    if not set(artefacts) & set(reads):
+        return 0
+    settings = load(params["study_params"])
+    context = RunContext(params_file=params["study_params"], device=settings.device)
+    return study(settings, Path(params["results_dir"]), context).precompute()
 
 @contextmanager
 def _random_state_of(key: str) -> Iterator[None]:

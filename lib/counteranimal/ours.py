@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 
 from ..findings import Finding, Findings, Interval, bootstrap_interval, mean_interval
 from ..params import tier_of
-from ..store import RunContext
+from ..store import RunContext, precompute_study
 from .effective_robustness import residuals
 from .figures import SCATTERS, scatter_panel, scatter_points
 from .study import Study, StudySettings
@@ -47,11 +47,7 @@ def run_study(study_params: str, results_dir: str) -> tuple[StudySettings, pd.Da
 def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
     """Compute the study's runs (`study_params`, `results_dir`) if a notebook of `artefacts` reads them;
     how many were computed by this process."""
-    if not set(artefacts) & set(PANELS):
-        return 0
-    settings = StudySettings.load(params["study_params"])
-    context = RunContext(params_file=params["study_params"], device=settings.device)
-    return Study(settings, Path(params["results_dir"]), context).precompute()
+    return precompute_study(StudySettings.load, Study, params, artefacts, PANELS)
 
 
 def our_points(frame: pd.DataFrame, averaging: str = "balanced") -> pd.DataFrame:

@@ -31,7 +31,7 @@ from ..params import tier_of
 from ..perturb.corruptions import CORRUPTIONS, PAPER_NAMES
 from ..plotting import heatmap, scatter_with_fit
 from ..results import combine, tidy
-from ..store import RunContext
+from ..store import RunContext, precompute_study
 from .accuracies import HEADS, PAPER, TABLES, accuracies, largest_drop, quoted
 from .figures import accuracy_heatmap
 from .grid import CLEAN
@@ -83,11 +83,7 @@ def run_study(study_params: str, results_dir: str) -> OurRun:
 def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
     """Compute the study's runs (`study_params`, `results_dir`) if a notebook of `artefacts` reads them;
     how many were computed by this process."""
-    if not set(artefacts) & set(STUDY_ARTEFACTS):
-        return 0
-    settings = StudySettings.load(params["study_params"])
-    context = RunContext(params_file=params["study_params"], device=settings.device)
-    return Study(settings, Path(params["results_dir"]), context).precompute()
+    return precompute_study(StudySettings.load, Study, params, artefacts, STUDY_ARTEFACTS)
 
 
 def _bootstrap(rows: np.ndarray, statistic: Callable[[np.ndarray], float], settings: StudySettings) -> tuple[float, Any]:

@@ -24,7 +24,7 @@ from ..metrics.correlation import mean_correlation, spearman_confidence_interval
 from ..plotting import paper_and_ours_heatmaps
 from ..params import tier_of
 from ..results import paper_and_ours
-from ..store import RunContext
+from ..store import RunContext, precompute_study
 from .accuracies import PAPER, published_accuracies, score_table
 from .batch_norm import normalisation_gains
 from .figure02 import EXTENDED_ID_COLUMNS, PAPER_READING, extended_in_domain_matrix
@@ -50,11 +50,7 @@ def run_study(study_params: str, results_dir: str, params_file: str = "") -> tup
 def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
     """Compute the study's runs (`study_params`, `results_dir`) if a notebook of `artefacts` reads them
     (the paired panels and the claims); how many were computed by this process."""
-    if not set(artefacts) & {*PANELS, "claims"}:
-        return 0
-    settings = StudySettings.load(params["study_params"])
-    context = RunContext(params_file=params["study_params"], device=settings.device)
-    return Study(settings, Path(params["results_dir"]), context).precompute()
+    return precompute_study(StudySettings.load, Study, params, artefacts, {*PANELS, "claims"})
 
 
 def shift_groups(settings: StudySettings) -> dict[str, str]:
