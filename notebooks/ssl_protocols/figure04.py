@@ -107,7 +107,7 @@ print(format_ledger(ledger(claims_for("figure04"))))
 # pre-trained on the digits with different objectives (supervised, SimCLR, rotation, masked
 # reconstruction, none), every protocol of the paper run on the in-domain digits and on shifted or
 # re-labelled domains; at `full` the paper's 26 checkpoints and datasets (settings: the file the
-# `study_params` parameter names). Here: the effect of normalisation (BN head / z-scored kNN) of Fig. The figure `figure04_ours` draws the paper's numbers (left, "paper: …") and ours (right, "ours (<tier>, <n> models): …") with one function, on one colour scale or the same 0–100 % axes; its CSV is both in the one results schema (`source` paper/ours). Our groups and zoo differ from the paper's (the panel titles say how). 4 and Sec. 4.3. The finding below is computed from the run, whatever it shows: the quantity behind the paper's claim, a
+# `study_params` parameter names). Here: the effect of normalisation (BN head / z-scored kNN) of Fig. 4 and Sec. 4.3. The figure `figure04_ours` draws the paper's numbers (left, "paper: …") and ours (right, "ours (<tier>, <n> models): …") with one function, on one colour scale or the same 0–100 % axes; its CSV is both in the one results schema (`source` paper/ours). Our groups and zoo differ from the paper's (the panel titles say how). The finding below is computed from the run, whatever it shows: the quantity behind the paper's claim, a
 # 95 % interval (a seeded bootstrap over models, or a t-interval), and the verdict judged by that interval;
 # with a handful of models every rank correlation is coarse.
 
