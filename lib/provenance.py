@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import importlib.util
 import json
 import platform
@@ -57,9 +58,9 @@ def unimported_version(package: str) -> str:
 
 @lru_cache(maxsize=1)
 def library_versions() -> dict[str, str]:
-    """Versions of the libraries whose numerics can change a result."""
+    """Versions of the libraries whose numerics can change a result (scikit-learn's from its installed
+    distribution: importing it takes a second, and a notebook reading stored runs needs only the keys)."""
     import numpy
-    import sklearn
 
     return {
         "python": platform.python_version(),
@@ -67,7 +68,7 @@ def library_versions() -> dict[str, str]:
         "timm": unimported_version("timm"),
         "open_clip": unimported_version("open_clip"),
         "numpy": numpy.__version__,
-        "sklearn": sklearn.__version__,
+        "sklearn": importlib.metadata.version("scikit-learn"),
     }
 
 

@@ -405,22 +405,38 @@ def robustness_table(
     if "epoch" in acc and acc["epoch"].notna().any():
         table = per_value(acc, "epoch", lambda part: robustness_table(part, suite, reference, finetune_datasets))
         return table.astype({"epoch": int})
+    # accuracy[(regime, seed)][method][finetune_dataset][eval_dataset], read once (the pretrained model's
+    # under finetune_dataset ""); methods in order of first appearance, as the rows are
+    accuracy: dict = {}
+    columns = ["regime", "seed", "method", "finetune_dataset", "eval_dataset", "accuracy"]
+    for regime, seed, method, tuned, evaluated, value in acc[columns].itertuples(index=False, name=None):
+        key = "" if method == PRETRAINED else tuned
+        accuracy.setdefault((regime, seed), {}).setdefault(method, {}).setdefault(key, {})[evaluated] = value
+    selected = _selected_epochs(acc) if "selected_epoch" in acc else {}
     rows = []
-    for (regime, seed), group in acc.groupby(["regime", "seed"], sort=False):
-        pre = group[group["method"] == PRETRAINED].set_index("eval_dataset")["accuracy"].to_dict()
-        for method, runs in group[group["method"] != PRETRAINED].groupby("method", sort=False):
-            by_dataset = {d: r.set_index("eval_dataset")["accuracy"].to_dict() for d, r in runs.groupby("finetune_dataset")}
-            by_dataset = {d: by_dataset[d] for d in finetune_datasets}
+    for (regime, seed), methods in accuracy.items():
+        pre = methods.get(PRETRAINED, {}).get("", {})
+        for method, tuned in methods.items():
+            if method == PRETRAINED:
+                continue
+            by_dataset = {d: tuned[d] for d in finetune_datasets}
             row = {"regime": regime, "seed": seed, "method": method}
             for name in finetune_datasets:
                 row[f"RI {name}"] = robustness_improvement(by_dataset[name], pre, name, suite)
             row["mRI"] = mean_robustness_improvement(by_dataset, pre, suite)
             row["backward transfer"] = backward_transfer(by_dataset, pre, reference)
             row["accuracy on the fine-tuning set"] = float(np.mean([by_dataset[d][d] for d in finetune_datasets]))
-            if "selected_epoch" in runs:
-                row["mean selected epoch"] = float(runs.groupby("finetune_dataset")["selected_epoch"].first().mean())
+            if selected:
+                row["mean selected epoch"] = selected[(regime, seed, method)]
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _selected_epochs(acc: pd.DataFrame) -> dict[tuple, float]:
+    """Mean over fine-tuning datasets of the epoch selected on held-out data, per (regime, seed, method)."""
+    runs = acc[acc["method"] != PRETRAINED]
+    first = runs.groupby(["regime", "seed", "method", "finetune_dataset"], sort=False)["selected_epoch"].first()
+    return {key: float(value) for key, value in first.groupby(level=["regime", "seed", "method"], sort=False).mean().items()}
 
 
 def per_value(acc: pd.DataFrame, column: str, compute: Callable[[pd.DataFrame], pd.DataFrame]) -> pd.DataFrame:

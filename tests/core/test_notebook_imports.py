@@ -47,11 +47,13 @@ def test_notebook_modules_import_no_torch(paper, imported):
 
 
 def test_run_keys_name_the_versions_the_libraries_report():
-    """Run keys hold torch's, timm's and open_clip's versions read without importing them: the same strings."""
+    """Run keys hold torch's, timm's, open_clip's and scikit-learn's versions read without importing them:
+    the same strings."""
     import open_clip
+    import sklearn
     import timm
     import torch
 
     versions = library_versions()
-    assert (versions["torch"], versions["timm"], versions["open_clip"]) == (torch.__version__, timm.__version__,
-                                                                           open_clip.__version__)
+    assert (versions["torch"], versions["timm"], versions["open_clip"], versions["sklearn"]) == (
+        torch.__version__, timm.__version__, open_clip.__version__, sklearn.__version__)
