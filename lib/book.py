@@ -9,6 +9,8 @@ CSV, `lib` modules, figures, claims and status. The table of contents and the in
 generated from the manifest, so a new artefact needs no edit of the book; the static configuration
 and the page templates live in `book/`. The build fetches nothing: `remote_assets` lists any page
 that would load a script, style, image or font from the network, and a build with one fails.
+`check_in_browser` opens pages of a built book in headless Chromium and reports, per page, the
+images that did not load and the local links that are broken (tests/core/test_book.py runs it).
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ from __future__ import annotations
 import argparse
 import ast
 import importlib
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
+from html import unescape
 from pathlib import Path
 from string import Template
 
@@ -34,7 +38,7 @@ from .params import read_params_file, tier_defaults
 from .published import paths as published_paths
 from .paths import REPO_ROOT, resolve
 
-TEMPLATES = REPO_ROOT / "book"  # _config.yml, index.md (front page), paper.md (a paper's index), _static/
+TEMPLATES = REPO_ROOT / "book"  # _config.yml, index.md (front page), paper.md (paper index), check.html, _static/
 BUILD_DIR = REPO_ROOT / "build"
 OUTPUT = BUILD_DIR / "book"
 JUPYTER_BOOK = Path(sys.executable).with_name("jupyter-book")
@@ -42,6 +46,8 @@ JUPYTER_BOOK = Path(sys.executable).with_name("jupyter-book")
 _ASSET = re.compile(r"""<(?:script|img|iframe|source|audio|video|embed)\b[^>]*?\bsrc=["']([^"']+)["']"""
                     r"""|<link\b[^>]*?\bhref=["']([^"']+)["']|url\(\s*["']?([^"')\s]+)""", re.IGNORECASE)
 _REMOTE = re.compile(r"^(?:https?:)?//", re.IGNORECASE)
+NO_NETWORK = "http://127.0.0.1:9"  # a proxy that refuses every connection: any fetch fails
+_REPORT = re.compile(r'<pre id="report">(.*?)</pre>', re.DOTALL)
 
 
 class BookError(RuntimeError):
@@ -241,6 +247,49 @@ def build(tier: str = "mini", executed_dir: str | Path | None = None, out: str |
         page, addresses = next(iter(remote.items()))
         raise BookError(f"{len(remote)} page(s) of the book load remote assets, e.g. {page}: {addresses[0]}")
     return html / "index.html"
+
+
+@dataclass(frozen=True)
+class PageCheck:
+    """What headless Chromium saw on one page of a built book."""
+
+    page: str  # relative to the book's HTML folder
+    error: str | None = None  # set when the page itself did not load
+    title: str = ""
+    images: tuple[tuple[str, int], ...] = ()  # (src, natural width in pixels: 0 when it did not load)
+    broken: tuple[str, ...] = ()  # local links, scripts and style sheets that cannot be read (images: `images`)
+    formulas: int = 0  # formulas MathJax typeset
+
+    def problems(self) -> list[str]:
+        """One line per fault: the page did not load, an image did not load, a local link is broken."""
+        if self.error:
+            return [f"{self.page}: {self.error}"]
+        return ([f"{self.page}: image {src} did not load" for src, width in self.images if width <= 0]
+                + [f"{self.page}: broken link or asset {target}" for target in self.broken])
+
+
+def check_in_browser(html_dir: str | Path, pages: list[str], chromium: str = "chromium",
+                     timeout_s: float = 120) -> list[PageCheck]:
+    """Open `pages` (paths relative to the built book's `html_dir`) in one headless Chromium with the
+    network closed, and report, per page, whether it loaded, each image's natural width, the local
+    links and assets that cannot be read, and its typeset formulas. A page `_check.html` (template
+    `book/check.html`) is written beside the book for the run and removed after it."""
+    html_dir = Path(html_dir)
+    harness = html_dir / "_check.html"
+    harness.write_text(Template((TEMPLATES / "check.html").read_text()).substitute(pages=json.dumps(pages)))
+    command = [chromium, "--headless", "--no-sandbox", "--disable-gpu", f"--proxy-server={NO_NETWORK}",
+               "--allow-file-access-from-files", "--virtual-time-budget=120000", "--dump-dom", harness.as_uri()]
+    try:
+        dom = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s).stdout
+    finally:
+        harness.unlink()
+    found = _REPORT.search(dom)
+    if not found or found.group(1) == "pending":
+        raise BookError(f"headless Chromium did not finish checking {len(pages)} page(s) of {html_dir}")
+    return [PageCheck(page=row["page"], error=row.get("error"), title=row.get("title", ""),
+                      images=tuple((src, width) for src, width in row.get("images", [])),
+                      broken=tuple(row.get("broken", [])), formulas=row.get("formulas", 0))
+            for row in json.loads(unescape(found.group(1)))]
 
 
 def main(argv: list[str] | None = None) -> int:

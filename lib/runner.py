@@ -35,6 +35,7 @@ import papermill
 from .manifest import Entry, select
 from .params import check_defaults, load_for_notebook, read_params_file
 from .paths import PARAMS_DIR, REPO_ROOT, resolve
+from .progress import LINES_PER_PROCESS, use_lines_from
 from .threads import kernel_environment, run_threads
 
 log = logging.getLogger(__name__)
@@ -119,9 +120,11 @@ def _name(entry: Entry) -> str:
     return f"{entry.paper}/{entry.artefact}"
 
 
-def _precompute(tier: str, plan: dict[str, list[str]]) -> int:
-    """In a worker process on the pinned thread count: each paper's `precompute` over its artefacts."""
+def _precompute(tier: str, plan: dict[str, list[str]], worker: int) -> int:
+    """In a worker process on the pinned thread count: each paper's `precompute` over its artefacts,
+    its progress bars on the terminal lines of worker number `worker`."""
     os.environ.update(kernel_environment())
+    use_lines_from(worker * LINES_PER_PROCESS)
     from .threads import pinned
 
     with pinned():
@@ -143,10 +146,13 @@ def precompute_all(tier: str, entries: list[Entry], workers: int, context: Any) 
     stores = [PARAMS_DIR / tier / paper / "defaults.yaml" for paper in plan]
     roots = {resolve(read_params_file(path).get("results_dir", "results")) for path in stores}
     before = _stored_runs(roots)
+    bars = sys.stderr.isatty()  # the workers' progress bars say it on a terminal, where a line would break them
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        futures = [pool.submit(_precompute, tier, plan) for _ in range(workers)]
+        futures = [pool.submit(_precompute, tier, plan, worker) for worker in range(workers)]
         while wait(futures, timeout=HEARTBEAT_S)[1]:
-            log.info("    %d run(s) computed so far (%.0f s)", _stored_runs(roots) - before, time.perf_counter() - started)
+            if not bars:
+                log.info("    %d run(s) computed so far (%.0f s)", _stored_runs(roots) - before,
+                         time.perf_counter() - started)
         computed = sum(f.result() for f in futures)
     log.info("computed %d run(s) in %.0f s", computed, time.perf_counter() - started)
 

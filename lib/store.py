@@ -32,6 +32,7 @@ import pandas as pd
 
 from .atomic import load_or_make
 from .paths import resolve
+from .progress import progress
 from .provenance import canonical_json, config_hash, device_name, git_revision, library_versions
 from .threads import run_threads
 
@@ -120,11 +121,12 @@ class Store:
             yield self.run(config, compute, context)
 
     def compute_missing(self, jobs: Sequence[tuple[dict[str, Any], Callable[[], pd.DataFrame]]],
-                        context: RunContext = RunContext()) -> int:
+                        context: RunContext = RunContext(), label: str | None = None) -> int:
         """Compute every missing run of `jobs` that no other process is computing (none is read back);
-        return how many this process computed."""
+        return how many this process computed. A progress bar (`label`, the paper by default) counts
+        the jobs gone through: stored already, computed here, or left to the process computing them."""
         computed = 0
-        for config, compute in jobs:
+        for config, compute in progress(jobs, desc=label or f"{self.paper} runs", unit="run"):
             if not self.has(config):
                 computed += self.run(config, compute, context, wait=False) is not None
         return computed
@@ -200,9 +202,10 @@ class StoredRuns:
         """`summarise` of every run, one run in memory at a time, kept as the store's summary of these runs."""
         return self.store.summary(self.jobs(), summarise, self.context)
 
-    def precompute(self) -> int:
-        """Compute the runs no other process is computing, read nothing back; how many were computed here."""
-        return self.store.compute_missing(self.jobs(), self.context)
+    def precompute(self, label: str | None = None) -> int:
+        """Compute the runs no other process is computing, read nothing back; how many were computed here
+        (`label`: the progress bar's, the paper by default)."""
+        return self.store.compute_missing(self.jobs(), self.context, label)
 
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from ..progress import progress
 from ..train.heads import embed
 
 
@@ -17,7 +18,7 @@ def extract_features(backbone: nn.Module, batches: Iterable[tuple[torch.Tensor, 
     was_training = backbone.training
     backbone.eval().to(device)
     features, targets = [], []
-    for images, target in batches:
+    for images, target in progress(batches, desc="features", unit="batch"):
         features.append(embed(backbone, images.to(device)).float().cpu())
         targets.append(target)
     backbone.train(was_training)

@@ -146,9 +146,11 @@ def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
     names = ["main", *(n for a in artefacts if a in EXPERIMENT_PANELS for n in (EXPERIMENT_PANELS[a], *ALSO_READS.get(a, ())))]
     computed = 0
     for name in dict.fromkeys(names):
-        for _, settings in experiments[name].variants(base, str(path)):
+        experiment = experiments[name]
+        for value, settings in experiment.variants(base, str(path)):
             context = RunContext(params_file=str(path), device=settings.device)
-            computed += Benchmark(settings, params["results_dir"], context).precompute()
+            label = f"imagenet_rib {name}" + ("" if experiment.swept is None else f" {experiment.swept}={value}")
+            computed += Benchmark(settings, params["results_dir"], context).precompute(label)
     return computed
 
 

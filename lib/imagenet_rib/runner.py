@@ -29,6 +29,7 @@ from ..finetune.zeroshot import tokenize_prompts
 from ..models import clip as clip_models
 from ..models.registry import load_pretrained, spec as model_spec
 from ..models.standins import build_standin
+from ..progress import progress
 from ..store import run_key
 from ..train.loop import Batches, tensor_batches, train
 from .benchmark import CLIP_REGIME, PRETRAINED
@@ -206,7 +207,7 @@ class BenchmarkRunner:
         """Per-item predictions on every evaluation set; `release`: the model is left on the CPU (not
         during training)."""
         frames = []
-        for name, evaluation in suite.evaluation_sets().items():
+        for name, evaluation in progress(suite.evaluation_sets().items(), desc="evaluation sets", unit="set"):
             ranked, targets = self._ranked(model, evaluation.batches, suite, name)
             frames.append(prediction_frame(targets, ranked, eval_dataset=name, part=evaluation.parts))
         if release:
