@@ -98,9 +98,14 @@ def draw_ri_table(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
     return fig, data
 
 
-def table02_rederived() -> pd.DataFrame:
-    """Table 2's printed RI/mRI beside Eq. 1 from Table 30 with both pretrained baselines."""
-    t02 = load_table("table02")
+# The one model whose per-dataset accuracies the text prints (Table 30): Table 2, and its block of Table 22.
+TABLE30_MODEL = {"architecture": "ViT-B/16", "pretraining": "IN-1K + AugReg"}
+
+
+def table02_rederived(artefact: str = "table02") -> pd.DataFrame:
+    """`artefact`'s printed RI/mRI of Table 30's model beside Eq. 1 from Table 30 with both pretrained
+    baselines."""
+    t02 = select(load_table(artefact), **TABLE30_MODEL)
     t30 = load_table("table30")
     ours = recompute_ri(t30, pretrained_baseline("table17")).rename(columns={"recomputed": "Eq. 1, Table 17 baseline"})
     alt = recompute_ri(t30, pretrained_baseline("table30")).rename(columns={"recomputed": "Eq. 1, Table 30 baseline"})
@@ -109,15 +114,17 @@ def table02_rederived() -> pd.DataFrame:
     return out.rename(columns={"value": "printed value"})
 
 
-def draw_ri_rederivation() -> tuple[plt.Figure, pd.DataFrame]:
-    """Recomputed minus printed RI/mRI of Table 2, under both pretrained baselines."""
-    frame = table02_rederived()
+def draw_ri_rederivation(artefact: str = "table02") -> tuple[plt.Figure, pd.DataFrame]:
+    """Recomputed minus printed RI/mRI of `artefact` (Table 30's model), under both pretrained baselines."""
+    frame = table02_rederived(artefact)
     frame["column"] = np.where(frame["metric"] == "mRI", "mRI", frame["finetune_dataset"])
     fig, axes = plt.subplots(1, 2, figsize=(12.5, 4.2))
     for ax, source in zip(axes, ("Eq. 1, Table 17 baseline", "Eq. 1, Table 30 baseline")):
         delta = frame.assign(delta=frame[source] - frame["printed value"])
         _heatmap(ax, wide(delta, "method", "column", "delta").reindex(columns=RI_COLUMNS), center=0, cmap="PuOr",
                  fmt=".2f", vmin=-1.2, vmax=1.2, title=f"recomputed - printed: {source}")
+    model = " ".join(TABLE30_MODEL.values())
+    fig.suptitle(f"{artefact.replace('table', 'Table ')}, {model}: RI and mRI recomputed from Table 30", fontsize=11)
     fig.tight_layout()
     return fig, frame
 

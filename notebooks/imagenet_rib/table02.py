@@ -66,7 +66,7 @@ check[["architecture", "pretraining", "method", "printed", "n_ri", "mean_ri", "m
 # 25.7).
 
 # %%
-fig_re, rederived = draw_ri_rederivation()
+fig_re, rederived = draw_ri_rederivation("table02")
 save_figure(fig_re, rederived, output_dir, "table02_rederived")
 plt.show()
 rederived.round(3).head(18)

@@ -61,7 +61,7 @@ check[["architecture", "pretraining", "method", "printed", "n_ri", "mean_ri", "m
 # 30's own `Pretrained` row (ObjectNet 25.7).
 
 # %%
-fig_re, rederived = draw_ri_rederivation()
+fig_re, rederived = draw_ri_rederivation("table22")
 save_figure(fig_re, rederived, output_dir, "table22_rederived")
 plt.show()
 rederived.round(3).head(18)
