@@ -421,18 +421,23 @@ def figure12_data() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["model", "source", "mean accuracy on D before fine-tuning"])
 
 
-def draw_reference_lines(data: pd.DataFrame, value: str, label: str, title: str) -> plt.Figure:
-    fig, ax = plt.subplots(figsize=(7, 3.6))
-    palette = sns.color_palette("tab10", len(data))
-    for colour, (_, r) in zip(palette, data.iterrows()):
-        ax.axhline(r[value], ls="--", color=colour, label=f"{r[label]}: {r[value]:.1f}")
-    ax.set_xlim(0, 1)
-    ax.set_xticks([])
-    ax.set_ylim(0, 100)
-    ax.set_ylabel("accuracy (%)")
-    ax.set_xlabel("(the curves are not printed)")
-    ax.legend(fontsize=7, loc="upper right")
-    ax.set_title(title, fontsize=9)
+def draw_reference_lines(data: pd.DataFrame, value: str, label: str, title: str, panel: str | None = None,
+                         ylims: dict[str, tuple[float, float]] | None = None) -> plt.Figure:
+    """The printed reference values as dashed lines (the curves between them are not printed): one panel
+    per value of the column `panel` (its y range from `ylims`, by default accuracy's 0-100 %)."""
+    groups = list(data.groupby(panel, sort=False)) if panel else [("accuracy (%)", data)]
+    fig, axes = plt.subplots(1, len(groups), figsize=(7 * len(groups), 3.6), squeeze=False)
+    palette = iter(sns.color_palette("tab10", len(data)))
+    for ax, (name, rows) in zip(axes[0], groups):
+        for _, r in rows.iterrows():
+            ax.axhline(r[value], ls="--", color=next(palette), label=f"{r[label]}: {r[value]:.1f}")
+        ax.set_xlim(0, 1)
+        ax.set_xticks([])
+        ax.set_ylim(*(ylims or {}).get(name, (0, 100)))
+        ax.set_ylabel(name)
+        ax.set_xlabel("(the curves are not printed)")
+        ax.legend(fontsize=7, loc="best")
+    fig.suptitle(title, fontsize=9)
     fig.tight_layout()
     return fig
 
@@ -716,7 +721,7 @@ WIRING: dict[str, Wiring] = {
         draw_from_data, {"data": figure12_data, "figure": draw_reference_lines, "value": "mean accuracy on D before fine-tuning", "label": "model", "title": "Fig. 12: only the dashed lines are printed (pretrained means, Tables 17 and 9)"}),
     "figure13": Wiring(
         "Does a smaller learning rate prevent LAION-2B's robustness loss?",
-        draw_from_data, {"data": figure13_data, "figure": draw_reference_lines, "shown": "quantity == 'mRI'", "value": "value", "label": "reference", "title": "Fig. 13: the printed reference mRIs (the small-learning-rate curves are not printed)"}),
+        draw_from_data, {"data": figure13_data, "figure": draw_reference_lines, "value": "value", "label": "reference", "panel": "quantity", "ylims": {"mRI": (-45, 5), "fine-tuning-set accuracy": (0, 100)}, "title": "Fig. 13: the printed references, mRI and fine-tuning-set accuracy (the small-learning-rate curves are not printed)"}),
 }
 QUESTIONS: dict[str, str] = {artefact: wiring.question for artefact, wiring in WIRING.items()}
 
