@@ -164,6 +164,20 @@ def scatter_with_fit(ax: plt.Axes, points: pd.DataFrame, x: str, y: str, *, hue:
     ax.set_ylabel(y)
 
 
+def lines_with_bands(ax: plt.Axes, frame: pd.DataFrame, x: str, y: str, *, hue: str, low: str = "low",
+                     high: str = "high", dashed: pd.Series | None = None) -> None:
+    """One line of `y` against `x` per `hue` value with its interval (`low`, `high`) as a band;
+    the lines of the rows `dashed` marks are dashed."""
+    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    dashed = pd.Series(False, index=frame.index) if dashed is None else dashed
+    for i, (name, line) in enumerate(frame.groupby(hue, sort=False)):
+        line = line.sort_values(x)
+        colour = cycle[i % len(cycle)]
+        ax.fill_between(line[x], line[low], line[high], color=colour, alpha=0.2, lw=0)
+        ax.plot(line[x], line[y], "--" if dashed[line.index].any() else "-", marker="o", ms=3, color=colour,
+                lw=1.2, label=name)
+
+
 def save_figure(fig: plt.Figure, data: pd.DataFrame, out_dir: str | Path, stem: str) -> list[Path]:
     """Write `fig` as PNG and PDF and `data` as CSV under `out_dir` (relative paths from the
     repository root); in a notebook, display the figure and say where it went. Return the paths."""

@@ -6,7 +6,8 @@ family, linear and logit fits, residuals with bootstrap intervals), `figures` (t
 redrawn from the printed numbers), `audit` and `claims` (the claims ledger). Our runs: `metrics`,
 `evaluation` and `curation` (the paper's protocol as code), `miniature` (a miniature CounterAnimal on
 embedded data), `study` (the zoo of CLIPs and supervised models evaluated on it, or the paper's
-checkpoints on the real dataset) and `ours` (the study in the paper's figures, with findings).
+checkpoints on the real dataset) and `ours` (the study in the paper's figures, with findings);
+`simulation` (the linear-CLIP simulation of Theorem 6.2).
 No torch is imported here.
 """
 
@@ -20,5 +21,6 @@ __all__ = ["audits", "precompute", "SETTINGS"]
 # offline): `lib.runner.validated_params` runs it before any notebook starts. `precompute(params,
 # artefacts)` computes the study's runs when a notebook of `artefacts` reads them, sharing the work
 # with other processes doing the same (`lib.lazy`: torch is imported only when they are called).
-SETTINGS = {"study_params": lazy(f"{__name__}.study", "StudySettings.load")}
+SETTINGS = {"study_params": lazy(f"{__name__}.study", "StudySettings.load"),
+            "simulation_params": lazy(f"{__name__}.simulation", "SimulationSettings.load")}
 precompute = lazy(f"{__name__}.ours", "precompute")
