@@ -9,10 +9,13 @@ images are the unit the paper averages over).
 - Tables 2-3: `our_table` (ACC, ACC_p, drop per head and perturbation, drawn by the paper's
   `accuracy_heatmap`), findings on the drop, the largest drop and zero-shot vs linear probe.
 - Fig. 3: `figure03` (average R_dr against m, equally spaced and random sampling).
-- Fig. 4: `figure04` (average R_dr per model and perturbation, the quoted values beside).
+- Fig. 4 and the appendix Figs. 12-14: `metric_grid` (average R_dr or R_cs per model and perturbation
+  on the first or second dataset, `GRIDS`; the quoted values beside where the text gives them).
 - Figs. 5-6: `accuracy_vs_radius` (ACC_p against R_dr per perturbation and head; the half-split
   regression of Sec. 5.2).
 - Fig. 7: `figure07` (R_cs, R_dr and zero-shot ACC before and after robustness fine-tuning, λ sweep).
+- Appendix Figs. 10-11: `regression_errors` (test MSE of ACC_p predicted from R_dr and from R_cs).
+- Appendix Table 9: `table09` (the λ sweep of Fig. 7's runs as a table).
 """
 
 from __future__ import annotations
@@ -36,11 +39,14 @@ from .accuracies import HEADS, PAPER, TABLES, accuracies, largest_drop, quoted
 from .figures import accuracy_heatmap
 from .grid import CLEAN
 from .study import Study, StudySettings
-from .tables import LINEAR_PROBE, ZERO_SHOT, accuracy_table, image_accuracies
+from .regression import constant_mse, half_split_mse
+from .tables import LINEAR_PROBE, ZERO_SHOT, accuracy_table, image_accuracies, paper_name
 
 PERCENT = 100.0
-DATASET_POSITION = {"table02": 0, "table03": 1, "figure03": 0, "figure04": 0, "figure05": 0, "figure06": 1}
-STUDY_ARTEFACTS = ("table02", "table03", "figure03", "figure04", "figure05", "figure06", "figure07")
+DATASET_POSITION = {"table02": 0, "table03": 1, "figure03": 0, "figure04": 0, "figure05": 0, "figure06": 1,
+                    "figure10": 0, "figure11": 1, "figure12": 0, "figure13": 1, "figure14": 1}
+STUDY_ARTEFACTS = ("table02", "table03", "figure03", "figure04", "figure05", "figure06", "figure07", "table09",
+                   "figure10", "figure11", "figure12", "figure13", "figure14")
 RADIUS_BINS = 5  # images per (head, perturbation) binned by R_dr quantile for Figs. 5-6
 UNCHANGED_POINTS = 2.0  # our reading of "nearly unchanged" accuracy (Fig. 7c): within 2 points
 SATURATION = 0.95  # our reading of "near saturation" (Fig. 3): 95 % of the largest m's average radius
@@ -236,55 +242,118 @@ def radius_means(run: OurRun, dataset: str, metric: str = "divergence_radius") -
     return matrix.rename(columns=lambda p: CORRUPTIONS[p].paper_name if p in CORRUPTIONS else p)
 
 
-def figure04(run: OurRun) -> tuple[plt.Figure, pd.DataFrame, Findings]:
-    """Average R_dr per model and perturbation on the first dataset, the four quoted values beside."""
-    dataset = run.dataset("figure04")
-    matrix = radius_means(run, dataset)
+@dataclass(frozen=True)
+class MetricGrid:
+    """One per-model x perturbation metric grid of Sec. 4.2 (Fig. 4 and the appendix Figs. 12-14): its
+    metric, the lines the text gives about it, and what the paper says of the ViT-vs-ResNet comparison
+    and of the highest value vs the largest drop there."""
+
+    metric: str
+    shape: tuple[str, ...]
+    vit_paper: str
+    drop_paper: str
+
+
+METRIC_LABELS = {"divergence_radius": ("DivergenceRadius", "R_dr"), "cosine": ("cosine-similarity robustness", "R_cs")}
+_VIT_BELOW = "ViT below ResNet (same pretraining)"
+_COSINE_SHAPE = (_VIT_BELOW, "in every cell, as for R_dr", '("similar results are also', "observed when using cosine",
+                 'similarity", Sec. 4.2).')
+_COSINE_SAME = "Sec. 4.2: similar results with cosine similarity"
+_DROPS_CORRELATE = "Sec. 5.2: the accuracy drop correlates with the robustness value"
+GRIDS = {
+    "figure04": MetricGrid("divergence_radius",
+                           (_VIT_BELOW, "in every cell; the highest R_dr of", "CLIP ViT-L/14 and DINO v2 ViT-L/14",
+                            "is Defocus blurring (the largest", "ACC_p drop of Table 2)."),
+                           "ViT-B/16 < RN50 and ViT-L/14 < RN50x64 in every cell",
+                           "Defocus blurring for CLIP ViT-L/14 and DINO v2 ViT-g/14"),
+    "figure12": MetricGrid("cosine", _COSINE_SHAPE, _COSINE_SAME,
+                           _DROPS_CORRELATE + " (Table 2's largest: Glass / Defocus blurring)"),
+    "figure13": MetricGrid("divergence_radius",
+                           (_VIT_BELOW, '"across all perturbations and', 'datasets";', "larger CLIPs higher R_dr except",
+                            "a few Food101 cells (JPEG,", "Defocus blurring)."),
+                           "ViT-B/16 < RN50 and ViT-L/14 < RN50x64 across all perturbations and datasets",
+                           _DROPS_CORRELATE + " (Table 3's largest: Frost blurring)"),
+    "figure14": MetricGrid("cosine", _COSINE_SHAPE, _COSINE_SAME,
+                           _DROPS_CORRELATE + " (Table 3's largest: Frost blurring)"),
+}
+PAPER_DATASETS = ("ImageNet", "Food101")  # the paper's datasets by the study's position
+
+
+def metric_grid(run: OurRun, artefact: str) -> tuple[plt.Figure, pd.DataFrame, Findings]:
+    """Fig. 4 or appendix Figs. 12-14: the average metric per model and perturbation on the artefact's
+    dataset, the values the text quotes (Fig. 4 only) and the shape it describes beside."""
+    grid, dataset = GRIDS[artefact], run.dataset(artefact)
+    name, _ = METRIC_LABELS[grid.metric]
+    paper_dataset = PAPER_DATASETS[DATASET_POSITION[artefact]]
+    matrix = radius_means(run, dataset, grid.metric)
     fig, (ax, side) = plt.subplots(1, 2, figsize=(11.5, 0.5 * len(matrix) + 3.2), gridspec_kw={"width_ratios": [3, 1.3]})
-    heatmap(ax, matrix, fmt=".3f", cbar=True, title=f"average DivergenceRadius on {dataset} — {run.caption()}")
-    quotes = quoted().query("artefact == 'figure04'")
-    lines = ["The paper (ImageNet, Sec. 4.2):"] + [f"{q.model}, {q.perturbation}: {q.value:g}" for q in quotes.itertuples()]
-    lines += ["", "Shape the text describes:", "ViT below ResNet (same pretraining)", "in every cell; the highest R_dr of",
-              "CLIP ViT-L/14 and DINO v2 ViT-L/14", "is Defocus blurring (the largest", "ACC_p drop of Table 2)."]
+    heatmap(ax, matrix, fmt=".3f", cbar=True, title=f"average {name} on {dataset} — {run.caption()}")
+    quotes = quoted().query("artefact == @artefact")
+    quoted_lines = [f"{q.model}, {q.perturbation}: {q.value:g}" for q in quotes.itertuples()]
+    lines = ([f"The paper ({paper_dataset}, Sec. 4.2):", *quoted_lines] if quoted_lines else
+             [f"The paper ({paper_dataset}): no value", "in our text (appendix)."])
+    lines += ["", "Shape the text describes:", *grid.shape]
     side.text(0, 1, "\n".join(lines), va="top", fontsize=8, family="monospace")
     side.axis("off")
     fig.tight_layout()
     long = matrix.stack().rename("value").reset_index()
     data = tidy(long.assign(method=long["perturbation"], eval_dataset=dataset), source="ours", paper=PAPER,
-                artefact="figure04", tier=run.tier, metric="divergence_radius")
-    return fig, data, figure04_findings(run, dataset)
+                artefact=artefact, tier=run.tier, metric=grid.metric)
+    return fig, data, grid_findings(run, artefact)
 
 
-def _image_radii(run: OurRun, dataset: str, model: str) -> pd.DataFrame:
-    part = run.metrics[(run.metrics["dataset"] == dataset) & (run.metrics["metric"] == "divergence_radius")
+def figure04(run: OurRun) -> tuple[plt.Figure, pd.DataFrame, Findings]:
+    """Average R_dr per model and perturbation on the first dataset, the four quoted values beside."""
+    return metric_grid(run, "figure04")
+
+
+def _image_radii(run: OurRun, dataset: str, model: str, metric: str = "divergence_radius") -> pd.DataFrame:
+    part = run.metrics[(run.metrics["dataset"] == dataset) & (run.metrics["metric"] == metric)
                        & (run.metrics["model"] == model)]
     return part.pivot(index="item", columns="perturbation", values="value")[run.settings.perturbations]
 
 
-def figure04_findings(run: OurRun, dataset: str) -> Findings:
-    """ViT vs ResNet (stand-ins) per perturbation: R_dr(ResNet) - R_dr(ViT) > 0; and for each head's
-    model, the perturbation of its largest R_dr is that of its head's largest drop."""
-    s, findings = run.settings, []
+def grid_findings(run: OurRun, artefact: str) -> Findings:
+    """ViT vs ResNet (stand-ins) per perturbation: metric(ResNet) - metric(ViT) > 0; for each head's
+    model, the perturbation of its largest metric is that of its head's largest drop; on a grid of the
+    second dataset, per model, the perturbations rank alike on both datasets (Spearman > 0)."""
+    s, findings, grid, dataset = run.settings, [], GRIDS[artefact], run.dataset(artefact)
+    short = METRIC_LABELS[grid.metric][1]
     pairs = [(a, b) for a in s.models for b in s.models if "resnet" in a and "vit" in b]
     for resnet, vit in pairs:
-        rows = (_image_radii(run, dataset, resnet) - _image_radii(run, dataset, vit)).to_numpy()
+        rows = (_image_radii(run, dataset, resnet, grid.metric) - _image_radii(run, dataset, vit, grid.metric)).to_numpy()
         for j, perturbation in enumerate(s.perturbations):
             estimate, interval = _bootstrap(rows, lambda r, j=j: float(r[:, j].mean()), s)
-            findings.append(Finding(f"R_dr {resnet} - {vit}, {CORRUPTIONS[perturbation].paper_name}", estimate, interval,
-                                    "a ViT is more robust than a ResNet (lower R_dr)",
-                                    paper="ViT-B/16 < RN50 and ViT-L/14 < RN50x64 in every cell"))
+            findings.append(Finding(f"{short} {resnet} - {vit}, {CORRUPTIONS[perturbation].paper_name}", estimate, interval,
+                                    f"a ViT is more robust than a ResNet (lower {short})", paper=grid.vit_paper))
     for head in (h for h in HEADS if h in set(run.predictions["head"])):
         model = run.head_model(head)
-        radii = _image_radii(run, dataset, model).to_numpy()
+        radii = _image_radii(run, dataset, model, grid.metric).to_numpy()
         drops = drop_matrix(run, dataset, head).to_numpy()
         top = int(np.argmax(drops.mean(axis=0)))
         others = [i for i in range(radii.shape[1]) if i != top]
         estimate, interval = _bootstrap(radii, lambda r, t=top, o=others: float(r[:, t].mean() - r[:, o].mean(axis=0).max()), s)
-        findings.append(Finding(f"{model}: R_dr under {CORRUPTIONS[s.perturbations[top]].paper_name} (its {head.lower()} "
-                                "head's largest drop) minus the largest other R_dr", estimate, interval,
-                                "the perturbation with the highest R_dr has the largest ACC_p drop",
-                                paper="Defocus blurring for CLIP ViT-L/14 and DINO v2 ViT-g/14"))
+        findings.append(Finding(f"{model}: {short} under {CORRUPTIONS[s.perturbations[top]].paper_name} (its {head.lower()} "
+                                f"head's largest drop) minus the largest other {short}", estimate, interval,
+                                f"the perturbation with the highest {short} has the largest ACC_p drop",
+                                paper=grid.drop_paper))
+    first = s.labels()[0]
+    if dataset != first:
+        for model in s.models:
+            both = np.concatenate([_image_radii(run, dataset, model, grid.metric).to_numpy(),
+                                   _image_radii(run, first, model, grid.metric).to_numpy()], axis=1)
+            estimate, interval = _bootstrap(both, lambda r, k=len(s.perturbations): rank_correlation(
+                r[:, :k].mean(axis=0), r[:, k:].mean(axis=0)), s)
+            findings.append(Finding(f"{model}: rank correlation of the perturbations' average {short}, {dataset} vs "
+                                    f"{first}", estimate, interval,
+                                    "the perturbations rank alike on both datasets (our question)",
+                                    paper="orderings hold 'across all datasets' (Sec. 4.2)"))
     return Findings(findings)
+
+
+def rank_correlation(a: np.ndarray, b: np.ndarray) -> float:
+    """Spearman's rank correlation of two vectors (ties broken by position)."""
+    return float(np.corrcoef(np.argsort(np.argsort(a)), np.argsort(np.argsort(b)))[0, 1])
 
 
 # -- Figures 5-6 ---------------------------------------------------------------------------------
@@ -381,6 +450,75 @@ def _radius_findings(run: OurRun, pairs: pd.DataFrame, head: str, dataset: str) 
     return found
 
 
+# -- Figures 10-11 (appendix) ----------------------------------------------------------------------
+PREDICTORS = {"divergence_radius": "R_dr", "cosine": "R_cs"}  # the robustness values Sec. 5.2 regresses on
+
+
+def prediction_rows(run: OurRun, dataset: str, head: str) -> tuple[np.ndarray, list[str]]:
+    """Per test image (rows, by item): its value of each predictor under each perturbation, then its
+    ACC_p (%) under each perturbation (blocks of k columns, the study's perturbation order); the names."""
+    model, perturbations = run.head_model(head), run.settings.perturbations
+    per_image = image_accuracies(run.predictions)
+    accuracy = per_image[(per_image["dataset"] == dataset) & (per_image["head"] == head)].pivot(
+        index="item", columns="perturbation", values="accuracy")[perturbations]
+    blocks = [_image_radii(run, dataset, model, metric) for metric in PREDICTORS] + [PERCENT * accuracy]
+    items = blocks[0].index
+    return np.concatenate([b.loc[items].to_numpy() for b in blocks], axis=1), [paper_name(p) for p in perturbations]
+
+
+def _errors(rows: np.ndarray, k: int) -> dict[str, np.ndarray]:
+    """Per predictor (and the constant baseline): the test MSE per perturbation."""
+    accuracy = rows[:, -k:]
+    errors = {name: half_split_mse(rows[:, i * k:(i + 1) * k], accuracy) for i, name in enumerate(PREDICTORS.values())}
+    return errors | {"constant": constant_mse(accuracy)}
+
+
+def regression_errors(run: OurRun, artefact: str) -> tuple[plt.Figure, pd.DataFrame, Findings]:
+    """Appendix Fig. 10 or 11 from our run: per head, the test MSE of predicting ACC_p (%) from R_dr and
+    from R_cs (a line per perturbation, first half of the images -> second half), beside the constant
+    predictor's; findings on each predictor beating the constant and on R_cs minus R_dr."""
+    dataset = run.dataset(artefact)
+    heads = [h for h in HEADS if h in set(run.predictions["head"])]
+    fig, axes = plt.subplots(1, len(heads), figsize=(6.0 * len(heads), 4.2), squeeze=False)
+    records, findings = [], []
+    for ax, head, letter in zip(axes[0], heads, "ab"):
+        rows, names = prediction_rows(run, dataset, head)
+        errors = _errors(rows, len(names))
+        width = 0.8 / len(errors)
+        for j, (predictor, values) in enumerate(errors.items()):
+            ax.bar(np.arange(len(names)) + (j - (len(errors) - 1) / 2) * width, values, width,
+                   color="0.75" if predictor == "constant" else plt.cm.tab10(j),
+                   label="constant (first half's mean)" if predictor == "constant" else f"line on {predictor}")
+            records += [{"model": run.head_model(head), "method": head, "eval_dataset": f"{dataset}: {n}",
+                         "metric": f"test MSE ({predictor})", "value": v} for n, v in zip(names, values)]
+        ax.set_xticks(range(len(names)), names, rotation=45, ha="right", fontsize=7)
+        ax.set_ylabel("test MSE of ACC_p (%²)")
+        ax.set_title(f"({letter}) {head.split()[0]}: {run.head_model(head)} on {dataset}", fontsize=9)
+        findings += _regression_findings(run, rows, len(names), head, dataset)
+    axes[0][-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.suptitle(f"Predicting ACC_p from the robustness value (first half -> second half) — {run.caption()}; "
+                 "paper: low MSE", fontsize=8)
+    fig.tight_layout()
+    data = tidy(pd.DataFrame(records), source="ours", paper=PAPER, artefact=artefact, tier=run.tier)
+    return fig, data, Findings(findings)
+
+
+def _regression_findings(run: OurRun, rows: np.ndarray, k: int, head: str, dataset: str) -> list[Finding]:
+    """Per predictor: constant MSE minus the line's, averaged over perturbations, > 0 (the value predicts
+    ACC_p); and MSE(R_cs) - MSE(R_dr) > 0 (R_dr predicts better), bootstrapped over images."""
+    s, found, label = run.settings, [], f"{head.split()[0]} ({run.head_model(head)}), {dataset}"
+    for predictor in PREDICTORS.values():
+        estimate, interval = _bootstrap(rows, lambda r, p=predictor: float(np.mean(_errors(r, k)["constant"]
+                                                                                  - _errors(r, k)[p])), s)
+        found.append(Finding(f"{label}: test MSE of the mean minus that of the line on {predictor} (%², mean over "
+                             "perturbations)", estimate, interval, f"{predictor} predicts ACC_p (a line beats a constant)",
+                             paper="low MSE: 'can reliably predict downstream accuracy' (Sec. 5.2)"))
+    estimate, interval = _bootstrap(rows, lambda r: float(np.mean(_errors(r, k)["R_cs"] - _errors(r, k)["R_dr"])), s)
+    found.append(Finding(f"{label}: test MSE on R_cs minus on R_dr (%², mean over perturbations)", estimate, interval,
+                         "R_dr predicts ACC_p better than R_cs (our question: the text credits both)"))
+    return found
+
+
 # -- Figure 7 ------------------------------------------------------------------------------------
 def _states(frame: pd.DataFrame) -> pd.Series:
     return np.where(frame["state"] == "before", "before", "λ = " + frame["weight"].map("{:g}".format))
@@ -420,43 +558,110 @@ def figure07(run: OurRun) -> tuple[plt.Figure, pd.DataFrame, Findings]:
     return fig, data, figure07_findings(run, frame)
 
 
+def _paired(frame: pd.DataFrame, metric: str, dataset: str, condition: str, reference: str = "before") -> np.ndarray:
+    """Per test image: the metric under `condition` and under `reference` (ACC in points)."""
+    part = frame.query("metric == @metric and dataset == @dataset")
+    wide = part.pivot_table(index="item", columns="condition", values="value")
+    return (wide[[condition, reference]] * (PERCENT if metric == "ACC" else 1.0)).to_numpy()
+
+
+def _change(rows: np.ndarray) -> float:
+    return float(rows[:, 0].mean() - rows[:, 1].mean())
+
+
 def figure07_findings(run: OurRun, frame: pd.DataFrame) -> Findings:
     """Per dataset, at λ = 1: R_cs and R_dr after - before < 0; ACC after - before > -`UNCHANGED_POINTS`;
-    and the λ sweep's ends (Table 9): λ = 0 loses accuracy, the largest λ keeps more R_dr than λ = 1."""
+    and the λ sweep's ends (Table 9, `lambda_findings`)."""
     s, findings = run.settings, []
     weights = sorted({float(w) for w in frame["weight"].dropna()})
-
-    def paired(metric: str, dataset: str, condition: str) -> np.ndarray:
-        part = frame.query("metric == @metric and dataset == @dataset")
-        wide = part.pivot_table(index="item", columns="condition", values="value")
-        return (wide[[condition, "before"]] * (PERCENT if metric == "ACC" else 1.0)).to_numpy()
-
-    def change(rows: np.ndarray) -> float:
-        return float(rows[:, 0].mean() - rows[:, 1].mean())
-
     for dataset in s.labels():
         if 1.0 in weights:
             for metric, name in (("cosine", "R_cs"), ("divergence_radius", "R_dr")):
-                estimate, interval = _bootstrap(paired(metric, dataset, "λ = 1"), change, s)
+                estimate, interval = _bootstrap(_paired(frame, metric, dataset, "λ = 1"), _change, s)
                 findings.append(Finding(f"{dataset}: average {name} after (λ = 1) minus before", estimate, interval,
                                         "fine-tuning improves robustness", direction="<",
                                         paper="both metrics decrease (Fig. 7a, b)"))
-            estimate, interval = _bootstrap(paired("ACC", dataset, "λ = 1"), change, s)
+            estimate, interval = _bootstrap(_paired(frame, "ACC", dataset, "λ = 1"), _change, s)
             findings.append(Finding(f"{dataset}: zero-shot ACC after (λ = 1) minus before (points)", estimate, interval,
                                     f"ACC nearly unchanged (ours: loses less than {UNCHANGED_POINTS:g} points)",
                                     threshold=-UNCHANGED_POINTS, paper="nearly unchanged (Fig. 7c)"))
+        findings += lambda_findings(run, frame, dataset, weights)
+    return Findings(findings)
+
+
+def lambda_findings(run: OurRun, frame: pd.DataFrame, dataset: str, weights: list[float]) -> list[Finding]:
+    """The λ sweep's ends on one dataset (Table 9): λ = 0 loses accuracy; the largest λ keeps more R_dr
+    than λ = 1."""
+    s, findings = run.settings, []
+    if 0.0 in weights:
+        estimate, interval = _bootstrap(_paired(frame, "ACC", dataset, "λ = 0"), _change, s)
+        findings.append(Finding(f"{dataset}: zero-shot ACC at λ = 0 minus before (points)", estimate, interval,
+                                "λ = 0 achieves robustness but utility declines", direction="<",
+                                paper="Table 9 (not in our text)"))
+    if 1.0 in weights and weights[-1] > 1.0:
+        top = f"λ = {weights[-1]:g}"
+        estimate, interval = _bootstrap(_paired(frame, "divergence_radius", dataset, top, "λ = 1"), _change, s)
+        findings.append(Finding(f"{dataset}: average R_dr at {top} minus at λ = 1", estimate, interval,
+                                "a large λ favours utility over robustness (higher R_dr)",
+                                paper="Table 9 (not in our text)"))
+    return findings
+
+
+# -- Table 9 (appendix) --------------------------------------------------------------------------
+TABLE09_METRICS = {"cosine": "R_cs", "divergence_radius": "R_dr", "ACC": "zero-shot ACC (%)"}
+
+
+def table09(run: OurRun) -> tuple[plt.Figure, pd.DataFrame, Findings]:
+    """Appendix Table 9 from our λ sweep (the fine-tuning runs of Fig. 7): per dataset and condition
+    (before, each λ), the average R_cs, R_dr and zero-shot ACC with bootstrap intervals over images, as a
+    table; findings on both ends of the sweep."""
+    frame = run.finetune.assign(condition=lambda f: _states(f))
+    weights = sorted({float(w) for w in frame["weight"].dropna()})
+    conditions = ["before"] + [f"λ = {w:g}" for w in weights]
+    rows = []
+    for dataset in run.settings.labels():
+        for condition in conditions:
+            for metric, label in TABLE09_METRICS.items():
+                values = frame.query("metric == @metric and condition == @condition and dataset == @dataset")["value"]
+                values = values.to_numpy(dtype=float) * (PERCENT if metric == "ACC" else 1.0)
+                estimate, interval = _bootstrap(values, lambda v: float(v.mean()), run.settings)
+                rows.append({"model": run.settings.finetune["model"], "method": condition, "eval_dataset": dataset,
+                             "metric": metric, "value": estimate, "low": interval.low, "high": interval.high})
+    table = pd.DataFrame(rows)
+    text = [f"{v:.3g} [{lo:.3g}, {hi:.3g}]" for v, lo, hi in zip(table["value"], table["low"], table["high"])]
+    cells = table.assign(cell=text, column=table["eval_dataset"] + ": " + table["metric"].map(TABLE09_METRICS))
+    grid = cells.pivot(index="method", columns="column", values="cell")
+    grid = grid.reindex(index=conditions, columns=list(dict.fromkeys(cells["column"])))
+    fig, ax = plt.subplots(figsize=(2.3 * grid.shape[1] + 1.5, 0.45 * len(grid) + 1.4))
+    ax.axis("off")
+    drawn = ax.table(cellText=grid.to_numpy(), rowLabels=list(grid.index), colLabels=list(grid.columns), loc="center")
+    drawn.auto_set_font_size(False)
+    drawn.set_fontsize(7)
+    drawn.scale(1.0, 1.4)
+    f = run.settings.finetune
+    ax.set_title(f"{f['model']} fine-tuned on {f['n_train']} {f['dataset']} images under {f['perturbation']}, per λ — "
+                 f"{run.caption()}\npaper: small λ (0) robust but less useful; large λ (5) favours utility", fontsize=8)
+    fig.tight_layout()
+    data = tidy(table.drop(columns=["low", "high"]).assign(spread=(table["high"] - table["low"]) / 2), source="ours",
+                paper=PAPER, artefact="table09", tier=run.tier)
+    return fig, data, table09_findings(run, frame, weights)
+
+
+def table09_findings(run: OurRun, frame: pd.DataFrame, weights: list[float]) -> Findings:
+    """Per dataset: at λ = 0, R_dr after - before < 0 (robustness achieved) and the sweep's ends
+    (`lambda_findings`); at the largest λ, ACC minus ACC at λ = 0 > 0 (utility favoured)."""
+    s, findings = run.settings, []
+    for dataset in s.labels():
         if 0.0 in weights:
-            estimate, interval = _bootstrap(paired("ACC", dataset, "λ = 0"), change, s)
-            findings.append(Finding(f"{dataset}: zero-shot ACC at λ = 0 minus before (points)", estimate, interval,
-                                    "λ = 0 achieves robustness but utility declines", direction="<",
-                                    paper="Table 9 (not in our text)"))
-        if 1.0 in weights and weights[-1] > 1.0:
+            estimate, interval = _bootstrap(_paired(frame, "divergence_radius", dataset, "λ = 0"), _change, s)
+            findings.append(Finding(f"{dataset}: average R_dr at λ = 0 minus before", estimate, interval,
+                                    "λ = 0 achieves robustness", direction="<", paper="Table 9 (not in our text)"))
+        findings += lambda_findings(run, frame, dataset, weights)
+        if 0.0 in weights and weights[-1] > 0.0:
             top = f"λ = {weights[-1]:g}"
-            part = frame.query("metric == 'divergence_radius' and dataset == @dataset")
-            wide = part.pivot_table(index="item", columns="condition", values="value")[[top, "λ = 1"]].to_numpy()
-            estimate, interval = _bootstrap(wide, change, s)
-            findings.append(Finding(f"{dataset}: average R_dr at {top} minus at λ = 1", estimate, interval,
-                                    "a large λ favours utility over robustness (higher R_dr)",
+            estimate, interval = _bootstrap(_paired(frame, "ACC", dataset, top, "λ = 0"), _change, s)
+            findings.append(Finding(f"{dataset}: zero-shot ACC at {top} minus at λ = 0 (points)", estimate, interval,
+                                    "a large λ favours utility (higher ACC than λ = 0)",
                                     paper="Table 9 (not in our text)"))
     return Findings(findings)
 
@@ -467,9 +672,15 @@ PANELS: dict[str, Callable[[OurRun], tuple[plt.Figure, pd.DataFrame, Findings]]]
     "table03": lambda run: our_table(run, "table03"),
     "figure03": figure03,
     "figure04": figure04,
+    "figure12": lambda run: metric_grid(run, "figure12"),
+    "figure13": lambda run: metric_grid(run, "figure13"),
+    "figure14": lambda run: metric_grid(run, "figure14"),
     "figure05": lambda run: accuracy_vs_radius(run, "figure05"),
     "figure06": lambda run: accuracy_vs_radius(run, "figure06"),
     "figure07": figure07,
+    "table09": table09,
+    "figure10": lambda run: regression_errors(run, "figure10"),
+    "figure11": lambda run: regression_errors(run, "figure11"),
 }
 
 

@@ -120,7 +120,8 @@ def test_precompute_runs_only_for_the_study_notebooks(tmp_path):
 
 @pytest.mark.parametrize("draw", [lambda r: ours.our_table(r, "table02"), lambda r: ours.our_table(r, "table03"),
                                   ours.figure03, ours.figure04, lambda r: ours.accuracy_vs_radius(r, "figure05"),
-                                  lambda r: ours.accuracy_vs_radius(r, "figure06"), ours.figure07])
+                                  lambda r: ours.accuracy_vs_radius(r, "figure06"), ours.figure07, ours.table09,
+                                  *(ours.PANELS[a] for a in ("figure10", "figure11", "figure12", "figure13", "figure14"))])
 def test_notebook_functions_draw_in_the_one_schema_and_give_findings(our_run, draw):
     fig, data, findings = draw(our_run[1])
     assert isinstance(findings, Findings) and len(findings) > 0
@@ -134,3 +135,28 @@ def test_our_table_holds_the_printed_cells_beside_ours(our_run):
     paper = data[data["source"] == "paper"]
     assert len(paper) == 2 + 2 * 9 * 2 and paper["eval_dataset"].str.startswith("ImageNet").all()
     assert set(data.loc[data["source"] == "ours", "eval_dataset"]) >= {"digits: clean", "digits: Gaussian noise"}
+
+
+@pytest.mark.parametrize("artefact", list(ours.GRIDS))
+def test_each_grid_draws_its_metric_on_its_dataset(our_run, artefact):
+    run = our_run[1]
+    fig, data, _ = ours.metric_grid(run, artefact)
+    grid = ours.GRIDS[artefact]
+    expected = ours.radius_means(run, run.dataset(artefact), grid.metric).stack()
+    drawn = data.set_index(["model", "method"])["value"]
+    assert set(data["metric"]) == {grid.metric} and set(data["eval_dataset"]) == {run.dataset(artefact)}
+    np.testing.assert_allclose(drawn.loc[expected.index], expected)
+    matplotlib.pyplot.close(fig)
+
+
+def test_rank_correlation_known_answers():
+    assert ours.rank_correlation(np.array([1.0, 2, 3]), np.array([10.0, 20, 30])) == pytest.approx(1.0)
+    assert ours.rank_correlation(np.array([1.0, 2, 3]), np.array([3.0, 2, 1])) == pytest.approx(-1.0)
+
+
+def test_regression_errors_per_head_predictor_and_perturbation(our_run):
+    run = our_run[1]
+    _, data, findings = ours.regression_errors(run, "figure10")
+    heads, k = data["method"].nunique(), len(run.settings.perturbations)
+    assert len(data) == heads * k * 3 and (data["value"] >= 0).all()
+    assert len(findings) == heads * 3

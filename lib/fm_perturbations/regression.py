@@ -1,0 +1,35 @@
+"""Sec. 5.2's prediction of ACC_p from a robustness value (appendix Figs. 10-11): a least-squares line
+per perturbation fitted on the first half of the images and tested on the second half.
+
+Arrays are per image (rows, in the order that defines the halves) and perturbation (columns); the
+first half is the first `n // 2` rows. Imports no torch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _halves(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    half = len(values) // 2
+    return values[:half], values[half:]
+
+
+def half_split_mse(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Per column: the line of y on x fitted by least squares on the first half of the rows, its mean
+    squared error on the second half (a column whose x is constant on the first half gets the flat line
+    through the mean of y)."""
+    (x_train, x_test), (y_train, y_test) = _halves(np.asarray(x, float)), _halves(np.asarray(y, float))
+    x_mean, y_mean = x_train.mean(axis=0), y_train.mean(axis=0)
+    spread = ((x_train - x_mean) ** 2).sum(axis=0)
+    covariance = ((x_train - x_mean) * (y_train - y_mean)).sum(axis=0)
+    slope = np.divide(covariance, spread, out=np.zeros_like(spread), where=spread > 0)
+    prediction = y_mean + slope * (x_test - x_mean)
+    return ((y_test - prediction) ** 2).mean(axis=0)
+
+
+def constant_mse(y: np.ndarray) -> np.ndarray:
+    """Per column: the mean squared error on the second half of predicting the first half's mean (the
+    baseline a useful robustness value must beat)."""
+    train, test = _halves(np.asarray(y, float))
+    return ((test - train.mean(axis=0)) ** 2).mean(axis=0)
