@@ -13,9 +13,20 @@ test split) and `study` (sequence x architecture x method x seed through the sto
 `interpolation_paths` (accuracy along linear weight interpolations, Figs 1 and 10-15, with the code's
 BatchNorm treatment and its alternatives) and `model_geometry` (parameter vectors, the joint model's
 adjacent-weight distances, the weight projections of Fig. 16 and the per-layer SVCCA of Fig. 17, on
-`lib.metrics.svcca`). None of them is imported here.
+`lib.metrics.svcca`); `ours` (the study in the paper's Tables 2, 8-12, 14 and 15, with findings);
+`geometry` (the stored analysis runs of Figs 1, 9-14, 16 and 17: settings, readings, findings),
+`geometry_runs` (their computation, torch) and `geometry_figures` (their drawings). None of them is
+imported here.
 """
 
+from ..lazy import lazy
 from .audit import audits
 
-__all__ = ["audits"]
+__all__ = ["audits", "precompute", "SETTINGS"]
+
+# The notebook parameter that names the study's settings file, and its strict offline loader
+# (`lib.runner.validated_params` runs it before any notebook starts); `precompute(params, artefacts)` computes
+# the stored runs the notebooks of `artefacts` read (`lib.lazy`: torch only when called).
+SETTINGS = {"study_params": lazy(f"{__name__}.study", "StudySettings.load"),
+            "geometry_params": lazy(f"{__name__}.geometry", "GeometrySettings.load")}
+precompute = lazy(f"{__name__}.ours", "precompute")

@@ -11,31 +11,45 @@ Sequences: the synthetic ones by name (`sampler.SEQUENCES`; "sss" draws from `su
 others from `pool`) and the variable-length rotation sequences of Table 3/14, named `rotation_<n>` for
 n steps, their sizes Table 3's times `variable_length_scale`.
 
+Table 15's fine-tuning ablations (`ablation_methods`) run on one sequence and its architectures only.
+Settings load, and stored runs read back, without torch; torch is imported when a run computes.
+
 `accuracies(frame, reading)` turns the stored predictions into one test accuracy per (sequence,
-architecture, seed, Table 1 column); SFT's three schedule runs share one column, taken as the code does
-(best test accuracy) or by validation accuracy.
+architecture, seed, Table 1 column), in two steps: `run_accuracies` (one row per run, the store's per-run
+summary) and `column_accuracies` (SFT's three schedule runs share one column, taken as the code does, best
+test accuracy, or by validation accuracy).
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import pandas as pd
 
 from ..params import ParamsError, SettingsFile
 from ..store import RunContext, Store, StoredRuns
-from .methods import RUNS, Hyper, Settings
 from .sampler import SEQUENCES
 from .sequence import POOLS, SequenceSpec, open_pools, pool_error, synthetic_spec, variable_length_spec
-from .tables import ARCHITECTURES, PAPER
+from .tables import ARCHITECTURES, METHODS, PAPER
+
+if TYPE_CHECKING:
+    from .methods import Settings
 
 SUBPOPULATION_SEQUENCES = ("sss",)
 VARIABLE_PREFIX = "rotation_"
 # Protocol keys whose YAML lists become tuples (of pairs, for the decay schedules).
 PAIR_KEYS = ("linear_decays", "exponential_decays")
+# The names of `methods.RUNS` and the fields of `methods.Settings`, here so that settings load and stored runs
+# read back without torch (a test keeps them equal).
+RUN_NAMES: tuple[str, ...] = (*METHODS, "SFT-linear", "SFT-exponential", "FT-reg-previous",
+                              "FT-init-ablated-reg-previous")
+PROTOCOL_KEYS: tuple[str, ...] = (
+    "lrs", "weight_decays", "dropouts", "max_epochs", "patience", "batch_size", "irm_penalty", "joint",
+    "final_loss_weight", "adjacent_grid", "ewc_grid", "ewc_fisher", "linear_decays", "exponential_decays",
+    "pretrain_includes_final", "side_stem_head_init", "augmentation", "device")
 
 
 @dataclass(frozen=True)
@@ -48,7 +62,10 @@ class StudySettings(SettingsFile):
     `sizes`: train+validation size per step of the synthetic
     sequences (source first); `architectures`: Table 7 names; `methods`: keys of `methods.RUNS`;
     `seeds`: training seeds; `data_seed`: the sequences' seed (the code's 1007); `protocol`: fields of
-    `methods.Settings` that differ from the official defaults (`joint` as {lr, weight_decay, dropout})."""
+    `methods.Settings` that differ from the official defaults (`joint` as {lr, weight_decay, dropout});
+    `ablation_methods`: Table 15's fine-tuning ablations, run on `ablation_sequence` (the paper's RCL) and
+    `ablation_architectures` only (the paper's Res-4; its Baseline and FT rows are the main study's runs, so
+    the sequence and architectures must be among `sequences` and `architectures`)."""
 
     pool: str
     subpopulation_pool: str
@@ -65,14 +82,17 @@ class StudySettings(SettingsFile):
     data_seed: int
     subpopulation_reading: str
     protocol: dict
+    ablation_methods: list[str]
+    ablation_sequence: str
+    ablation_architectures: list[str]
 
     def validate(self, path: Path | str) -> None:
         """Check every name against what the code knows, before any compute."""
         checks = [
             ("sequence", self.sequences, set(SEQUENCES)),
             ("architecture", self.architectures + self.variable_length_architectures, set(ARCHITECTURES)),
-            ("method", self.methods, set(RUNS)),
-            ("protocol key", list(self.protocol), {f.name for f in fields(Settings)}),
+            ("method", self.methods + self.ablation_methods, set(RUN_NAMES)),
+            ("protocol key", list(self.protocol), set(PROTOCOL_KEYS)),
         ]
         for what, names, known in checks:
             unknown = [name for name in names if name not in known]
@@ -81,16 +101,21 @@ class StudySettings(SettingsFile):
         for pool in (self.pool, self.subpopulation_pool):
             if pool not in POOLS:
                 raise ParamsError(f"{path}: {pool_error(pool)}")
+        if self.ablation_methods and (self.ablation_sequence not in self.sequences
+                                      or not set(self.ablation_architectures) <= set(self.architectures)):
+            raise ParamsError(f"{path}: ablation_sequence {self.ablation_sequence!r} and ablation_architectures "
+                              f"{self.ablation_architectures} must be among sequences and architectures")
         if self.subpopulation_reading not in ("code", "paper"):
             raise ParamsError(f"{path}: subpopulation_reading must be 'code' or 'paper', got {self.subpopulation_reading!r}")
         try:
-            self.method_settings()
             self.specs()
         except (TypeError, ValueError, KeyError) as error:
             raise ParamsError(f"{path}: {error}") from None
 
     def method_settings(self) -> Settings:
-        """The protocol block as `methods.Settings` (lists as tuples, `joint` as a `Hyper`)."""
+        """The protocol block as `methods.Settings` (lists as tuples, `joint` as a `Hyper`; imports torch)."""
+        from .methods import Hyper, Settings
+
         values: dict[str, Any] = {}
         for key, value in self.protocol.items():
             if key == "joint":
@@ -101,6 +126,19 @@ class StudySettings(SettingsFile):
                 value = tuple(value)
             values[key] = value
         return Settings(**values)
+
+    @property
+    def device(self) -> str:
+        """Where the runs compute (the protocol's `device`, CPU by default)."""
+        return self.protocol.get("device", "cpu")
+
+    def runs(self) -> list[tuple[str, str, str, int]]:
+        """Every (sequence, architecture, method, seed) of the study, Table 15's ablations last."""
+        main = [(name, architecture, method, seed) for name in self.specs()
+                for architecture in self.architectures_of(name) for method in self.methods for seed in self.seeds]
+        return main + [(self.ablation_sequence, architecture, method, seed)
+                       for architecture in self.ablation_architectures
+                       for method in self.ablation_methods for seed in self.seeds]
 
     def architectures_of(self, sequence: str) -> list[str]:
         """The architectures a sequence runs on."""
@@ -134,26 +172,24 @@ class Study(StoredRuns):
                 "architecture": architecture, "method": method, "seed": seed, "protocol": self.settings.protocol}
 
     def jobs(self) -> list[tuple[dict[str, Any], Callable[[], pd.DataFrame]]]:
-        """`(config, compute)` of every run. If any is missing from the store, every pool is read first, so a
-        missing dataset stops here (`sequence.open_pools`); stored runs read back without the data."""
-        from .training import run  # torch only when jobs are built
-
+        """`(config, compute)` of every run. If any is missing from the store, every pool is read and the
+        protocol turned into `methods.Settings` first (torch), so a missing dataset or a bad protocol value
+        stops here (`sequence.open_pools`); stored runs read back without the data and without torch."""
         specs = self.settings.specs()
-        method_settings = self.settings.method_settings()
-        jobs = [(self.run_config(name, spec, architecture, method, seed),
-                 functools.partial(_labelled, run, name, spec, method, architecture, method_settings, seed))
-                for name, spec in specs.items()
-                for architecture in self.settings.architectures_of(name)
-                for method in self.settings.methods
-                for seed in self.settings.seeds]
+        jobs = [(self.run_config(name, specs[name], architecture, method, seed),
+                 functools.partial(_labelled, self.settings, name, specs[name], method, architecture, seed))
+                for name, architecture, method, seed in self.settings.runs()]
         if not all(self.store.has(config) for config, _ in jobs):
+            self.settings.method_settings()
             open_pools(specs.values())
         return jobs
 
 
-def _labelled(run: Callable[..., pd.DataFrame], sequence: str, spec: SequenceSpec, method: str, architecture: str,
-              settings: Settings, seed: int) -> pd.DataFrame:
-    frame = run(spec, method, architecture, settings, seed)
+def _labelled(settings: StudySettings, sequence: str, spec: SequenceSpec, method: str, architecture: str,
+              seed: int) -> pd.DataFrame:
+    from .training import run  # torch only when a run computes
+
+    frame = run(spec, method, architecture, settings.method_settings(), seed)
     frame.insert(0, "sequence", sequence)
     return frame
 
@@ -163,14 +199,27 @@ def _labelled(run: Callable[..., pd.DataFrame], sequence: str, spec: SequenceSpe
 COLUMN_READINGS = {"code": "accuracy", "valid": "valid_accuracy"}
 
 
+def run_accuracies(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per method run of `frame` (per-item predictions): `sequence`, `architecture`, `seed`, `column`,
+    `method`, its test `accuracy` and the `valid_accuracy` of its selected model (the store's per-run summary)."""
+    correct = frame.assign(correct=frame["pred_1"] == frame["target"])
+    return (correct.groupby(["sequence", "architecture", "seed", "column", "method"], sort=False)
+            .agg(accuracy=("correct", "mean"), valid_accuracy=("valid_accuracy", "first")).reset_index())
+
+
+def column_accuracies(runs: pd.DataFrame, reading: str = "code") -> pd.DataFrame:
+    """One row per (sequence, architecture, seed, column) of `run_accuracies` rows, `run` naming the method run
+    chosen for the column under `reading`."""
+    if reading not in COLUMN_READINGS:
+        raise ValueError(f"reading must be one of {sorted(COLUMN_READINGS)}, got {reading!r}")
+    keys = ["sequence", "architecture", "seed", "column"]
+    chosen = runs.sort_values(COLUMN_READINGS[reading], ascending=False, kind="stable").groupby(keys, sort=False).head(1)
+    return chosen.rename(columns={"method": "run"}).sort_values(keys, kind="stable").reset_index(drop=True)
+
+
 def accuracies(frame: pd.DataFrame, reading: str = "code") -> pd.DataFrame:
     """One row per (sequence, architecture, seed, column) with its test `accuracy` from the per-item
     predictions, `run` naming the method run chosen for the column under `reading`."""
     if reading not in COLUMN_READINGS:
         raise ValueError(f"reading must be one of {sorted(COLUMN_READINGS)}, got {reading!r}")
-    keys = ["sequence", "architecture", "seed", "column"]
-    correct = frame.assign(correct=frame["pred_1"] == frame["target"])
-    runs = (correct.groupby([*keys, "method"], sort=False)
-            .agg(accuracy=("correct", "mean"), valid_accuracy=("valid_accuracy", "first")).reset_index())
-    chosen = runs.sort_values(COLUMN_READINGS[reading], ascending=False, kind="stable").groupby(keys, sort=False).head(1)
-    return chosen.rename(columns={"method": "run"}).sort_values(keys, kind="stable").reset_index(drop=True)
+    return column_accuracies(run_accuracies(frame), reading)

@@ -18,6 +18,8 @@
 
 # %% tags=["parameters"]
 output_dir: str = "figures/seq_to_final"
+study_params: str = "params/mini/seq_to_final/study.yaml"
+results_dir: str = "results"
 
 # %%
 import matplotlib.pyplot as plt
@@ -74,6 +76,45 @@ print(format_ledger(ledger(claims_for("table02"))))
 
 # %% [markdown]
 # ## Our run
-# Our miniature run of this table (the shift sequences, all 18 methods and small architectures of each
-# family, several seeds) is added by a later session; this notebook then draws it beside the paper's
-# numbers.
+# **The miniature** (`lib.seq_to_final.study`, settings: the file `study_params` names; its comments say what is
+# scaled down and why): scikit-learn's digits at 8 px stand in for CIFAR-10 (for the sub-population sequence:
+# two super-classes, digits 0-4 and 5-9), drawn into the paper's sequences by the same shift blocks, sampler and
+# seeds as the official code, at 2.5 % of the paper's sizes (150/100/150/100 train+validation per step, the
+# oracle with all 500 at the final step, a 300-image final test set); the two smallest ConvNets (Dense and Res
+# networks cost 10-12x more per run, beyond the mini budget), the 18 columns of Table 1 by the official
+# procedures with one grid point, <= 3 epochs; two training seeds. At `tiny` the same code runs a handful of
+# methods on a few dozen images: a smoke test, not evidence.
+#
+# `table02_ours` draws the paper's table (left) and ours (right) with one function (`lib.plotting`'s
+# `paper_and_ours_heatmaps`) on one colour scale; its CSV holds both in the one results schema (`source` paper / ours,
+# `spread` = half-width of our 95 % t-interval over seeds). Our Mean and Std dev rows are computed per
+# seed as the paper computes them from its rows (mean, population standard deviation), then averaged over seeds.
+# Each finding is a difference A − B per unit ((architecture, seed) pairs of the sequence's table), judged by its
+# t-interval; the paper's value
+# is the same difference on its printed rows, one run each, and each finding says whether our interval is wider
+# than the margin the claim rests on.
+
+# %%
+from lib.findings import report
+from lib.seq_to_final.ours import cells_text, table02_ours, our_panel, run_study
+
+settings, ours = run_study(study_params, results_dir)
+our_data, our_fig, findings = our_panel("table02", ours)
+save_figure(our_fig, our_data, output_dir, "table02_ours")
+plt.show()
+print(cells_text(table02_ours(ours), index="sequence").to_string())
+
+# %%
+print(report(findings))
+
+# %% [markdown]
+# ### Verdict on our run
+# At `mini` (2 ConvNets x 2 seeds per sequence; 263 CPU-s for the study):
+# - **Class 2 does as well as class 3 (within .02), Table 2's central claim: supported on 3 of 5 sequences** (RCL
+#   +.022 [−.019, .064], red tinting +.081 [.042, .120], sub-populations +.027 [.012, .041]) and **not
+#   distinguishable** on CLR (+.013 [−.07, .10]) and conditional rotation (+.038 [−.04, .12]); in no sequence is
+#   class 3 ahead. Every interval is wider than the paper's own margins (−.009 to +.020), which its single runs
+#   cannot resolve either.
+# - As in the paper, ERM/IRM/DRO collapse on RCL (the final label flip), red tinting and sub-populations let
+#   several methods approach the oracle, and the joint models with side modules (JST) are the weakest class-3
+#   columns. Our baselines are weaker relative to the oracle (80 vs 400 final training images).

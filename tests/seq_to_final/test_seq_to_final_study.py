@@ -26,7 +26,7 @@ def test_tiny_settings_load_and_convert():
     settings = StudySettings.load(TINY)
     method_settings = settings.method_settings()
     assert method_settings.grid() == [Hyper(1e-3, 1e-4, 0.0)] and method_settings.linear_decays == ((1e-3, 1e-4),)
-    assert list(settings.specs()) == ["CLR", "sss", "rotation_3"]
+    assert list(settings.specs()) == ["CLR", "RCL", "rrr", "TTT", "sss", "rotation_2", "rotation_3"]
     assert settings.specs()["sss"].pool == "digits_subpopulations" and settings.specs()["rotation_3"].sizes == (100, 60, 40)
 
 
@@ -35,7 +35,7 @@ def test_full_settings_hold_the_paper_and_stop_on_the_missing_data_before_comput
     monkeypatch.setenv("ROBUSTNESS_DATA_ROOT", str(tmp_path))
     with pytest.raises(DatasetMissingError, match=r"'cifar10' .*not found at .*ROBUSTNESS_DATA_ROOT.*cs.toronto.edu"):
         Study(full, tmp_path / "results").jobs()
-    assert set(full.architectures) == set(ARCHITECTURES) and set(full.methods) == set(RUNS)
+    assert set(full.architectures) == set(ARCHITECTURES) and set(full.methods + full.ablation_methods) == set(RUNS)
     assert full.method_settings() == Settings() and full.sizes == [6000, 4000, 6000, 4000]
     assert full.architectures_of("rotation_8") == ["Res-4"] and full.architectures_of("CLR") == full.architectures
 
@@ -47,7 +47,7 @@ def test_full_settings_hold_the_paper_and_stop_on_the_missing_data_before_comput
 def test_unknown_or_missing_keys_fail_with_one_line(tmp_path, change, message):
     text = open(TINY).read()
     if not change:
-        text = text.replace("seeds: [0]\n", "")
+        text = text.replace("seeds: [0, 1]\n", "")
     with pytest.raises(ParamsError, match=message):
         StudySettings.load(_write(tmp_path, text + change))
 
@@ -55,7 +55,7 @@ def test_unknown_or_missing_keys_fail_with_one_line(tmp_path, change, message):
 @pytest.mark.parametrize("old, new, message", [
     ("methods: [Oracle,", "methods: [Orakel,", "unknown method"),
     ("architectures: [Conv-1]\nmethods", "architectures: [Conv-9]\nmethods", "unknown architecture"),
-    ("sequences: [CLR, sss]", "sequences: [CLR, XYZ]", "unknown sequence"),
+    ("sequences: [CLR, RCL, rrr, TTT, sss]", "sequences: [CLR, XYZ]", "unknown sequence"),
     ("  patience: 1\n", "  patient: 1\n", "unknown protocol key"),
     ("pool: digits\n", "pool: mnist\n", "unknown pool 'mnist'"),
 ])
@@ -69,7 +69,8 @@ def test_unknown_names_fail_with_one_line(tmp_path, old, new, message):
 
 def test_tiny_study_runs_through_the_store_and_reads_back(tmp_path):
     torch.set_num_threads(1)
-    settings = replace(StudySettings.load(TINY), sequences=["CLR"], variable_lengths=[], methods=["Baseline", "FT"])
+    settings = replace(StudySettings.load(TINY), sequences=["CLR"], variable_lengths=[], methods=["Baseline", "FT"],
+                       seeds=[0], ablation_methods=[])
     study = Study(settings, tmp_path)
     first = study.run()
     assert len(first) == 2 * 30 and set(first["method"]) == {"Baseline", "FT"} and set(first["sequence"]) == {"CLR"}

@@ -1,0 +1,355 @@
+"""Our Seq-to-Final study (`study.py`) in the paper's Tables 2, 8-12, 14 and 15, with findings on their claims.
+
+Torch-free: the runs are computed by `precompute` before the notebooks run; `run_study` reads them back (the
+store's per-run summary, `study.run_accuracies`), computing only what is missing.
+
+Frames (one tidy frame per table, `lib.results`' schema, `source` paper / ours):
+- a cell of Tables 8-12 and 14 is our test accuracy of one (row, column), the mean over seeds with the
+  half-width of a 95 % t-interval over seeds as `spread` (rows: architectures; Table 14: sequence lengths);
+- the `Mean` and `Std dev` rows are computed per seed as the paper computes them from its one run (the audit's
+  official reading: mean and population standard deviation over the rows; every row we ran counts in every
+  column, since our ConvNets run both side-module sizes), then averaged over seeds with their interval;
+- Table 2 is our `Mean` rows, one per sequence.
+
+Findings (`findings`): each claim is a difference A − B computed per unit, a unit being one (architecture,
+seed) of a table (Table 14: one (method, seed); Table 15: one seed), judged by a t-interval over units.
+The paper's value is the same difference on its printed rows (one run per cell), and each finding says whether
+our interval is wider than the paper's difference, i.e. whether our run could have seen it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+import functools
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from ..findings import Finding, Findings, mean_interval
+from ..params import tier_of
+from ..plotting import paper_and_ours_bars, paper_and_ours_heatmaps
+from ..results import paper_and_ours
+from ..store import RunContext, precompute_study
+from .geometry import precompute as precompute_geometry
+from .study import VARIABLE_PREFIX, Study, StudySettings, column_accuracies, run_accuracies
+from .tables import METHOD_CLASS, METHODS, PAPER, SEQUENCE_TABLES, accuracies, table02, table15, units
+
+# Our sequence name per accuracy table (Table 13, Portraits, has no embedded stand-in), and the artefacts
+# whose notebooks read the study.
+TABLE_SEQUENCES: dict[str, str] = {"table08": "CLR", "table09": "RCL", "table10": "rrr", "table11": "TTT",
+                                   "table12": "sss"}
+READS: tuple[str, ...] = ("table02", *TABLE_SEQUENCES, "table14", "table15")
+SUMMARY_STATISTICS = {"Mean": lambda v: float(np.mean(v)), "Std dev": lambda v: float(np.std(v))}
+EVAL = "final-step test split"
+# Table 15's rows as our runs' columns name them (rows 4-7, the frozen joint model, re-run rows 0-3).
+TABLE15_NAMES = {"Baseline": "ERM final", "FT": "Standard fine-tuning"}
+ABLATION_RUNS = ("FT-reg-previous", "FT-init-ablated-reg-previous")
+
+
+def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
+    """Compute the stored studies' runs (`study_params`, `results_dir`) that a notebook of `artefacts` reads;
+    how many were computed by this process."""
+    return (precompute_study(StudySettings.load, Study, params, artefacts, READS)
+            + precompute_geometry(params, artefacts))  # the analysis runs of Figs 1, 9-14, 16-17 (`geometry`)
+
+
+def run_study(study_params: str, results_dir: str) -> tuple[StudySettings, pd.DataFrame]:
+    """The settings and one row per (sequence, architecture, seed, column) with its test `accuracy` (the code's
+    reading of SFT's schedules) and the settings file's `tier`."""
+    settings = StudySettings.load(study_params)
+    study = Study(settings, Path(results_dir), RunContext(params_file=study_params, device=settings.device))
+    return settings, column_accuracies(study.summary(run_accuracies)).assign(tier=tier_of(study_params))
+
+
+def _sequence_rows(frame: pd.DataFrame, artefact: str) -> pd.DataFrame:
+    """Tables 8-12: the runs of the table's sequence, one row per architecture."""
+    return frame[frame["sequence"] == TABLE_SEQUENCES[artefact]].assign(row=lambda f: f["architecture"])
+
+
+def _length_rows(frame: pd.DataFrame, artefact: str) -> pd.DataFrame:
+    """Table 14: the variable-length rotation runs, one row per number of steps, shortest first."""
+    rows = frame[frame["sequence"].str.startswith(VARIABLE_PREFIX)]
+    rows = rows.assign(row=rows["sequence"].str.removeprefix(VARIABLE_PREFIX))
+    return rows.iloc[np.argsort(rows["row"].astype(int).to_numpy(), kind="stable")]
+
+
+UNIT_ROWS = {**{artefact: _sequence_rows for artefact in TABLE_SEQUENCES}, "table14": _length_rows}
+
+
+def our_units(frame: pd.DataFrame, artefact: str) -> pd.DataFrame:
+    """One accuracy table's runs: `row` (architecture, or the number of steps for Table 14), `seed`, `method`,
+    `accuracy`."""
+    rows = UNIT_ROWS[artefact](frame, artefact)
+    rows = rows[rows["column"].isin(METHODS)].rename(columns={"column": "method"})
+    return rows[["row", "seed", "method", "accuracy"]]
+
+
+def _over_seeds(per_seed: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Mean over seeds of `value` per `keys` (in order of appearance), with the half-width of the t-interval over
+    seeds as `spread` (NaN with one seed) and the number of `seeds`."""
+    records = []
+    for key, block in per_seed.groupby(keys, sort=False):
+        interval = mean_interval(block["value"].to_numpy(), "seeds")
+        records.append({**dict(zip(keys, key if isinstance(key, tuple) else (key,))), "value": block["value"].mean(),
+                        "spread": (interval.high - interval.low) / 2, "seeds": len(block)})
+    return pd.DataFrame(records, columns=[*keys, "value", "spread", "seeds"])
+
+
+def summary_rows(unit_rows: pd.DataFrame) -> pd.DataFrame:
+    """Per seed and method, the `Mean` and `Std dev` (population) over the rows: `row`, `seed`, `method`,
+    `value`."""
+    records = [{"row": name, "seed": seed, "method": method, "value": statistic(block["accuracy"].to_numpy())}
+               for name, statistic in SUMMARY_STATISTICS.items()
+               for (seed, method), block in unit_rows.groupby(["seed", "method"], sort=False)]
+    return pd.DataFrame(records, columns=["row", "seed", "method", "value"])
+
+
+def our_table(frame: pd.DataFrame, artefact: str) -> pd.DataFrame:
+    """One accuracy table of our run: `row` (units, then `Mean`, `Std dev`), `method` (Table 2's order),
+    `value` (mean over seeds), `spread` (t-interval half-width over seeds), `seeds`."""
+    unit_rows = our_units(frame, artefact)
+    ranks = {"method": {m: i for i, m in enumerate(METHODS)},
+             "row": {r: i for i, r in enumerate(dict.fromkeys(unit_rows["row"]))}}
+    unit_rows = unit_rows.sort_values(["row", "method"], key=lambda c: c.map(ranks[c.name]), kind="stable")
+    cells = _over_seeds(unit_rows.rename(columns={"accuracy": "value"}), ["row", "method"])
+    return pd.concat([cells, _over_seeds(summary_rows(unit_rows), ["row", "method"])], ignore_index=True)
+
+
+def table02_ours(frame: pd.DataFrame) -> pd.DataFrame:
+    """Table 2 from our `Mean` rows: `sequence` (Table 2's names), `method`, `value`, `spread`, `seeds`."""
+    blocks = [our_table(frame, artefact).query("row == 'Mean'").assign(sequence=SEQUENCE_TABLES[artefact])
+              for artefact in ran_tables(frame)]
+    return pd.concat(blocks, ignore_index=True).drop(columns="row")
+
+
+def ran_tables(frame: pd.DataFrame) -> list[str]:
+    """Tables 8-12 whose sequence our run holds."""
+    return [artefact for artefact, sequence in TABLE_SEQUENCES.items() if (frame["sequence"] == sequence).any()]
+
+
+def table15_ours(frame: pd.DataFrame) -> pd.DataFrame:
+    """Table 15's fine-tuning rows (0-3) from our runs, named as printed: `method`, `value`, `spread`, `seeds`
+    (rows 4-7 re-run rows 0-3 through the code's frozen 2-step joint model, the same computation: not run)."""
+    runs = table15_runs(frame)
+    per_seed = runs.reset_index().melt(id_vars="seed", var_name="method", value_name="value").dropna()
+    return _over_seeds(per_seed, ["method"])
+
+
+def table15_runs(frame: pd.DataFrame) -> pd.DataFrame:
+    """Seeds × Table 15's fine-tuning rows (as printed) on the ablation runs' sequence and architectures."""
+    ablation = frame[frame["run"].isin(ABLATION_RUNS)]
+    rows = frame[frame["sequence"].isin(ablation["sequence"]) & frame["architecture"].isin(ablation["architecture"])]
+    rows = rows.assign(method=rows["column"].replace(TABLE15_NAMES))
+    names = [n for n in table15()["method"] if n in set(rows["method"])]
+    return rows.pivot_table(index="seed", columns="method", values="accuracy", aggfunc="mean")[names]
+
+
+PAPER_TABLES = {"table02": lambda: table02(), "table15": lambda: table15(),
+                **{a: functools.partial(accuracies, a) for a in (*TABLE_SEQUENCES, "table14")}}
+OUR_TABLES = {"table02": table02_ours, "table15": table15_ours,
+              **{a: functools.partial(lambda f, artefact: our_table(f, artefact), artefact=a)
+                 for a in (*TABLE_SEQUENCES, "table14")}}
+# The column naming each table's rows (Tables 8-12, 14: `row`; Table 15 has one row per method).
+ROW_COLUMNS = {"table02": "sequence", "table15": ""}
+# The sequence each table reports (Table 15: RCL with one architecture; Table 2: its rows).
+TRAIN_DATASETS = {**SEQUENCE_TABLES, "table14": "Rotation sequences", "table15": SEQUENCE_TABLES["table09"]}
+
+
+def comparison_frame(frame: pd.DataFrame, artefact: str) -> pd.DataFrame:
+    """The paper's printed table and ours in one tidy frame (`lib.results`): `model` the row (an architecture,
+    a length, `Mean`, `Std dev`; Table 2: the sequence; Table 15: empty), `method` the column, `metric`
+    accuracy, `train_dataset` the sequence; ours with `spread` and our `tier`."""
+    to_schema = {ROW_COLUMNS.get(artefact, "row"): "model"}
+    paper, ours = (table.rename(columns=to_schema).drop(columns="sequence", errors="ignore")
+                   for table in (PAPER_TABLES[artefact](), OUR_TABLES[artefact](frame)))
+    printed_order = {m: i for i, m in enumerate(dict.fromkeys(paper["method"]))}  # columns in the paper's order
+    ours = ours.sort_values("method", key=lambda m: m.map(printed_order), kind="stable")
+    paper, ours = (part.assign(train_dataset=TRAIN_DATASETS.get(artefact, part.get("model")), eval_dataset=EVAL)
+                   for part in (paper, ours))
+    return paper_and_ours(paper, ours, paper=PAPER,
+                          artefact=artefact, tier=str(frame["tier"].iloc[0]), metric="accuracy")
+
+
+# ------------------------------------------------------------------------------------------------ findings
+
+@dataclass(frozen=True)
+class Comparison:
+    """A claim read as a difference A − B per unit: A and B are columns (several: their best per unit), `rows`
+    optionally restricts a table's rows to a family; `direction` and `threshold` what the claim predicts."""
+
+    quantity: str
+    a: tuple[str, ...]
+    b: tuple[str, ...]
+    claim: str
+    direction: str = ">"
+    threshold: float = 0.0
+    family: str = ""
+
+
+CLASS2 = tuple(m for m in METHODS if METHOD_CLASS[m] == "2")
+CLASS3 = tuple(m for m in METHODS if METHOD_CLASS[m] == "3")
+HISTORY = tuple(m for m in METHODS if METHOD_CLASS[m] in ("1", "2", "3"))
+EVERY_TABLE: tuple[Comparison, ...] = (
+    Comparison("Oracle − Baseline", ("Oracle",), ("Baseline",),
+               "the final step's samples alone are not enough: the oracle beats the baseline (Sec. 2.3)"),
+    Comparison("best history-using method − Baseline", HISTORY, ("Baseline",),
+               "leveraging historical data is critical: some method beats the baseline (Sec. 2.3)"),
+    Comparison("best class 2 − best class 3", CLASS2, CLASS3,
+               "adapting to the final step without the sequence does as well as using it (within .02; Sec. 1, 5)",
+               ">", -0.02),
+    Comparison("JM − SFT", ("JM",), ("SFT",), "the joint model does not beat sequential fine-tuning (Sec. 4)", "<"),
+    Comparison("ST-1 − FT", ("ST-1",), ("FT",), "a 1-layer side module is often worse than fine-tuning (App. F)",
+               "<"),
+    Comparison("SFT − EWC", ("SFT",), ("EWC",),
+               "sequential fine-tuning (best learning-rate schedule) beats EWC (App. E)"),
+)
+CONVNETS_BELOW_BASELINE = Comparison(
+    "ERM − Baseline (ConvNets)", ("ERM",), ("Baseline",),
+    "ConvNets fit with ERM on all steps underperform the baseline (App. E)", "<", 0.0, "Conv")
+ORACLE_LEVEL = Comparison("best history-using method − Oracle", HISTORY, ("Oracle",),
+                          "many methods reach oracle-level accuracy (within .02; Sec. 4)", ">", -0.02)
+TABLE_COMPARISONS: dict[str, tuple[Comparison, ...]] = {
+    "table08": (*EVERY_TABLE, CONVNETS_BELOW_BASELINE),
+    "table09": (*EVERY_TABLE, Comparison(
+        "LP-FT − best other non-oracle method", ("LP-FT",), tuple(m for m in HISTORY + ("Baseline",) if m != "LP-FT"),
+        "LP-FT is the clear winner when the final shift is a label flip (Sec. 4)")),
+    "table10": (*EVERY_TABLE, CONVNETS_BELOW_BASELINE),
+    "table11": (*EVERY_TABLE, ORACLE_LEVEL),
+    "table12": (*EVERY_TABLE, ORACLE_LEVEL),
+}
+# Table 14 compares lengths per (method, seed); Table 15 fine-tuning variants per seed.
+LENGTH_COMPARISON = Comparison("accuracy at the longest − the shortest sequence", ("longest",), ("shortest",),
+                               "performance deteriorates as the sequences get longer (App. E)", "<")
+TABLE15_COMPARISONS: tuple[Comparison, ...] = (
+    Comparison("FT with init ablated + reg to prev − standard FT", ("Fine-tuning w/ init ablated + reg to prev",),
+               ("Standard fine-tuning",), "ablating the initialisation falls (slightly) below standard fine-tuning "
+               "(App. F)", "<"),
+    Comparison("FT with init ablated + reg to prev − standard FT (within .02)",
+               ("Fine-tuning w/ init ablated + reg to prev",), ("Standard fine-tuning",),
+               "... but gets close to it: within .02 (App. F)", ">", -0.02),
+    Comparison("standard FT − ERM final", ("Standard fine-tuning",), ("ERM final",),
+               "fine-tuning from the historical model beats ERM on the final step (Table 15)"),
+)
+
+
+def _difference(wide: pd.DataFrame, comparison: Comparison) -> pd.Series:
+    """A − B per unit (row of `wide`): the best of A's columns minus the best of B's, where both exist."""
+    a = wide.reindex(columns=list(comparison.a)).max(axis=1, skipna=True)
+    b = wide.reindex(columns=list(comparison.b)).max(axis=1, skipna=True)
+    return (a - b).dropna()
+
+
+def _finding(ours: pd.DataFrame, paper: pd.DataFrame, comparison: Comparison, unit: str) -> Finding:
+    """The comparison on our units (rows of `ours`, t-interval) against the paper's mean difference over its rows."""
+    if comparison.family:
+        ours, paper = (wide[[str(r).startswith(f"{comparison.family}-") for r in wide.index.get_level_values(0)]]
+                       for wide in (ours, paper))
+    mine, printed = _difference(ours, comparison), _difference(paper, comparison)
+    if len(mine) < 2:
+        return Finding.undefined(comparison.quantity, f"{len(mine)} unit(s) of our run", comparison.claim,
+                                 comparison.direction, comparison.threshold)
+    interval = mean_interval(mine.to_numpy(), unit)
+    half = (interval.high - interval.low) / 2
+    if len(printed):
+        distance = abs(float(printed.mean()) - comparison.threshold)
+        paper_text = (f"{printed.mean():+.3f} over its {len(printed)} printed row(s), one run each; our interval's "
+                      f"half-width {half:.3f} is {'wider' if half > distance else 'narrower'} than its distance to "
+                      f"the threshold ({distance:.3f})")
+    else:
+        paper_text = "not printed"
+    return Finding(comparison.quantity, float(mine.mean()), interval, comparison.claim, comparison.direction,
+                   comparison.threshold, paper_text)
+
+
+def _table_units(frame: pd.DataFrame, artefact: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Ours as (row, seed) × method and the paper's rows × methods of one accuracy table."""
+    ours = our_units(frame, artefact).pivot_table(index=["row", "seed"], columns="method", values="accuracy",
+                                                  sort=False)
+    return ours, units(artefact)
+
+
+def _sequence_findings(frame: pd.DataFrame, artefact: str) -> Findings:
+    ours, paper = _table_units(frame, artefact)
+    return Findings([_finding(ours, paper, c, "(architecture, seed) units") for c in TABLE_COMPARISONS[artefact]])
+
+
+def _table02_findings(frame: pd.DataFrame) -> Findings:
+    """Table 2's central claim per sequence: the best class-2 mean within .02 of the best class-3 mean."""
+    found = []
+    for artefact in ran_tables(frame):
+        ours, paper = _table_units(frame, artefact)
+        comparison = replace(EVERY_TABLE[2], quantity=f"{SEQUENCE_TABLES[artefact]}: {EVERY_TABLE[2].quantity}")
+        found.append(_finding(ours, paper, comparison, "(architecture, seed) units"))
+    return Findings(found)
+
+
+def _ends(wide: pd.DataFrame) -> pd.DataFrame:
+    """Lengths as columns renamed to `shortest` and `longest`."""
+    lengths = sorted(wide.columns, key=int)
+    return wide[[lengths[0], lengths[-1]]].set_axis(["shortest", "longest"], axis=1)
+
+
+def _table14_findings(frame: pd.DataFrame) -> Findings:
+    ours = our_units(frame, "table14").pivot_table(index=["method", "seed"], columns="row", values="accuracy")
+    paper = units("table14").T
+    return Findings([_finding(_ends(ours), _ends(paper), LENGTH_COMPARISON, "(method, seed) units")])
+
+
+def _table15_findings(frame: pd.DataFrame) -> Findings:
+    ours = table15_runs(frame)
+    paper = table15().set_index("method")["value"].to_frame().T
+    return Findings([_finding(ours, paper, c, "seeds") for c in TABLE15_COMPARISONS])
+
+
+FINDINGS = {"table02": _table02_findings, "table14": _table14_findings, "table15": _table15_findings,
+            **{a: functools.partial(_sequence_findings, artefact=a) for a in TABLE_SEQUENCES}}
+
+
+def findings(frame: pd.DataFrame, artefact: str) -> Findings:
+    """The claims resting on one of Tables 2, 8-12, 14, 15, judged on our run (see the module's docstring)."""
+    return FINDINGS[artefact](frame)
+
+
+# ------------------------------------------------------------------------------------------------ drawing
+
+SHOWN_ROWS = ("Std dev",)  # left out of the heatmaps (their own scale in the paper's figure; in the CSV)
+
+
+def our_panel(artefact: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, Figure, Findings]:
+    """The paper's table and ours drawn side by side by one function on one colour scale (`lib.plotting`'s
+    `paper_and_ours_heatmaps`; Table 15: `paper_and_ours_bars`): `(data, figure, findings)`, data being both in
+    the one results schema (`source` paper / ours, Std dev rows included)."""
+    data = comparison_frame(frame, artefact)
+    ours = data[data["source"] == "ours"]
+    seeds = int(frame["seed"].nunique())
+    titles = (f"paper: Table {int(artefact[5:])} as printed (one run per architecture and method)",
+              f"ours ({ours['tier'].iloc[0] if len(ours) else 'no run'}, mean over {seeds} seeds)")
+    fig = DRAWINGS.get(artefact, _heatmaps)(data, titles)
+    return data, fig, findings(frame, artefact)
+
+
+def _heatmaps(data: pd.DataFrame, titles: tuple[str, str]) -> Figure:
+    """Rows × methods, paper | ours, one colour scale (the Std dev rows left out)."""
+    return paper_and_ours_heatmaps(data[~data["model"].isin(SHOWN_ROWS)], "model", "method", fmt=".2f", titles=titles)
+
+
+def _bars(data: pd.DataFrame, titles: tuple[str, str]) -> Figure:
+    """Table 15: one bar per fine-tuning variant, paper | ours, one accuracy axis."""
+    return paper_and_ours_bars(data, "method", "metric", titles=titles, ylabel="test accuracy, final step (RCL)")
+
+
+DRAWINGS = {"table15": _bars}
+
+
+def cells_text(table: pd.DataFrame, index: str = "row", columns: str | None = "method") -> pd.DataFrame:
+    """An `our_table` / `table02_ours` / `table15_ours` frame as `index` × `columns` of "mean ± half-width"
+    text (`columns=None`: one column, `accuracy`)."""
+    text = table.assign(cell=[f"{v:.3f} ± {s:.3f}" for v, s in zip(table["value"], table["spread"])])
+    if columns is None:
+        return text.set_index(index)[["cell"]].rename(columns={"cell": "accuracy"})
+    return text.pivot(index=index, columns=columns, values="cell").reindex(
+        index=list(dict.fromkeys(text[index])), columns=list(dict.fromkeys(text[columns])))

@@ -1,0 +1,116 @@
+"""Our Seq-to-Final run in the paper's tables (`lib.seq_to_final.ours`): the settings of every tier, the frames
+the notebooks draw (known values on a small synthetic frame) and the findings."""
+
+import subprocess
+import sys
+from dataclasses import fields
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from lib.params import ParamsError
+from lib.paths import REPO_ROOT
+from lib.seq_to_final import ours
+from lib.seq_to_final.study import PROTOCOL_KEYS, RUN_NAMES, StudySettings
+
+TIERS = ("tiny", "mini", "full")
+
+
+def study_path(tier: str):
+    return REPO_ROOT / "params" / tier / "seq_to_final" / "study.yaml"
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_every_tier_loads_and_validates_offline(tier):
+    settings = StudySettings.load(study_path(tier))
+    assert settings.specs() and settings.runs()
+    assert {seq for seq, *_ in settings.runs()} >= set(settings.sequences)
+
+
+def test_mini_runs_every_synthetic_sequence_and_column_with_two_seeds():
+    settings = StudySettings.load(study_path("mini"))
+    assert set(settings.sequences) == set(ours.TABLE_SEQUENCES.values())
+    assert set(ours.METHODS) <= set(settings.methods) and len(settings.seeds) >= 2
+    assert settings.ablation_sequence == "RCL" and len(settings.variable_lengths) >= 2
+
+
+def test_settings_load_without_torch():
+    code = ("import sys\nfrom lib.seq_to_final.study import StudySettings\n"
+            f"StudySettings.load({str(study_path('full'))!r})\nprint('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_torch_free_names_equal_the_methods_module():
+    from lib.seq_to_final.methods import RUNS, Settings
+
+    assert set(RUN_NAMES) == set(RUNS)
+    assert PROTOCOL_KEYS == tuple(f.name for f in fields(Settings))
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("\nseeds:", "\nsedes:", "unknown parameter(s) ['sedes']"),
+    ("  max_epochs:", "  max_epoch:", "unknown protocol key ['max_epoch']"),
+    ("ablation_sequence: RCL", "ablation_sequence: Portraits", "ablation_sequence 'Portraits'"),
+])
+def test_a_misspelt_key_is_a_one_line_error(tmp_path, old, new, message):
+    text = study_path("mini").read_text()
+    assert old in text
+    path = tmp_path / "study.yaml"
+    path.write_text(text.replace(old, new, 1))
+    with pytest.raises(ParamsError) as error:
+        StudySettings.load(path)
+    assert message in str(error.value) and "\n" not in str(error.value)
+
+
+def synthetic_frame() -> pd.DataFrame:
+    """`run_study`'s frame for CLR: two architectures x two seeds x three columns, known accuracies."""
+    values = {  # (architecture, seed) -> Oracle, Baseline, FT
+        ("Conv-1", 0): (0.9, 0.5, 0.7), ("Conv-1", 1): (0.8, 0.5, 0.6),
+        ("Conv-2", 0): (0.7, 0.3, 0.5), ("Conv-2", 1): (0.9, 0.4, 0.6),
+    }
+    rows = [{"sequence": "CLR", "architecture": a, "seed": s, "column": m, "run": m, "accuracy": v,
+             "valid_accuracy": v, "tier": "mini"}
+            for (a, s), accs in values.items() for m, v in zip(("Oracle", "Baseline", "FT"), accs)]
+    return pd.DataFrame(rows)
+
+
+def test_our_table_cells_and_summary_rows_are_the_papers_statistics_averaged_over_seeds():
+    table = ours.our_table(synthetic_frame(), "table08").set_index(["row", "method"])
+    assert table.loc[("Conv-1", "Oracle"), "value"] == pytest.approx(0.85)
+    assert table.loc[("Conv-2", "Baseline"), "value"] == pytest.approx(0.35)
+    # Mean row: per seed, mean over architectures; then mean over seeds
+    assert table.loc[("Mean", "FT"), "value"] == pytest.approx(np.mean([(0.7 + 0.5) / 2, (0.6 + 0.6) / 2]))
+    # Std dev row: per seed, population std over architectures (0.1 and 0.0 for FT), then mean over seeds
+    assert table.loc[("Std dev", "FT"), "value"] == pytest.approx(0.05)
+    assert table.loc[("Std dev", "Oracle"), "value"] == pytest.approx(np.mean([0.1, 0.05]))
+    # the interval over two seeds: t(0.975, 1) x sample std / sqrt(2)
+    half = 12.7062047 * np.std([0.7, 0.6], ddof=1) / np.sqrt(2)
+    assert table.loc[("Conv-1", "FT"), "spread"] == pytest.approx(half, rel=1e-6)
+    assert list(table.index.get_level_values("row").unique()) == ["Conv-1", "Conv-2", "Mean", "Std dev"]
+    assert list(table.loc["Mean"].index) == ["Oracle", "Baseline", "FT"]
+
+
+def test_table02_is_our_mean_rows():
+    frame = synthetic_frame()
+    t2 = ours.table02_ours(frame).set_index("method")
+    mean = ours.our_table(frame, "table08").query("row == 'Mean'").set_index("method")
+    assert (t2["sequence"] == "Corruption, label, rotation").all()
+    assert t2["value"].to_dict() == pytest.approx(mean["value"].to_dict())
+
+
+def test_comparison_frame_holds_paper_and_ours_in_one_schema():
+    data = ours.comparison_frame(synthetic_frame(), "table08")
+    assert set(data["source"]) == {"paper", "ours"}
+    assert set(data.loc[data["source"] == "ours", "model"]) == {"Conv-1", "Conv-2", "Mean", "Std dev"}
+    assert (data.loc[data["source"] == "paper", "tier"] == "published").all()
+    assert (data["metric"] == "accuracy").all()
+
+
+def test_findings_are_differences_per_architecture_and_seed():
+    found = {f.quantity: f for f in ours.findings(synthetic_frame(), "table08")}
+    gap = found["Oracle − Baseline"]
+    assert gap.estimate == pytest.approx(np.mean([0.4, 0.3, 0.4, 0.5]))
+    assert gap.verdict == "supported"  # every unit at least .3 above: the interval lies above 0
+    assert found["JM − SFT"].verdict == "not_checkable"  # columns the frame does not hold
