@@ -23,7 +23,7 @@
 output_dir: str = "figures/seq_to_final"
 geometry_params: str = "params/mini/seq_to_final/geometry.yaml"
 results_dir: str = "results"
-panels: list[str] = ["CLR Conv-1"]
+panels: list[str] = ["CLR Conv-1", "RCL Conv-1"]
 
 # %%
 import pandas as pd

@@ -81,6 +81,18 @@ def test_selection_error_is_one_line_on_the_command_line(capsys):
     assert capsys.readouterr().err.startswith("error: artefact 'figure02' exists in")
 
 
+@pytest.mark.parametrize("entry", [e for e in RUNNABLE_ENTRIES if "mini" in e.tiers], ids=lambda e: f"{e.paper}/{e.artefact}")
+def test_a_notebooks_parameter_defaults_are_its_mini_parameters(entry):
+    """Opened interactively (no parameters injected), a notebook draws what `make figures` draws at mini."""
+    from lib.params import declared_parameters
+
+    source = REPO_ROOT / entry.notebook
+    defaults = {p.name: p.default for p in declared_parameters(source).values()}
+    mini = load_for_notebook(entry.params_path("mini"), source)
+    differ = {k: (defaults[k], v) for k, v in mini.items() if k in defaults and defaults[k] != v}
+    assert not differ, f"{entry.notebook}: defaults differ from params/mini (default, mini): {differ}"
+
+
 @pytest.mark.parametrize("source", NOTEBOOK_SOURCES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_opened_interactively_a_notebook_runs_the_mini_tier_on_the_project_kernel(source):
     from lib.params import declared_parameters
