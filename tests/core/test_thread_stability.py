@@ -1,10 +1,17 @@
-"""A mini study run on one thread and on two reaches the same verdict on every finding.
+"""A mini study reaches the same verdict on every finding whatever the machine's cores, because every
+cached computation runs on the pinned thread count (`lib.threads`: `ROBUSTNESS_THREADS`, recorded with
+each run).
 
-Floating-point sums over a different number of threads differ in their last bits, and on the small
-tiers that can reorder close models; a finding whose verdict flipped with the thread count would be
-an artefact of the machine. The study is fm_perturbations' mini study, the smallest of the mini tier
-(three models trained here, nine perturbations, 120 test images per domain, findings bootstrapped over
-images), computed afresh in two processes at once, one per thread count.
+Floating-point sums over a different number of threads differ in their last bits, and a model trained
+on two threads is not the one trained on one; on the small tiers that can move a finding across its
+threshold. The study is fm_perturbations' mini study, the smallest of the mini tier (three models trained
+here, nine perturbations, 120 test images per domain, findings bootstrapped over images), computed afresh
+in two processes at once: one started on one thread, one started on two (as a machine with more cores
+would), both with the pinned count 1. A verdict that moved would mean a computation escaped the pin.
+
+Pinning is what makes verdicts reproducible: with the pinned count itself changed (1 vs 2), one finding of
+the mini study does move (Fig. 14, R_cs of the ResNet minus the ViT under fog: upper bound -0.003 on one
+thread, above 0 on two; contradicted vs not distinguishable), because the models train differently.
 
 A decision (supported, partly supported, contradicted) must be the same under both; an abstention
 must stay an abstention, though it may move between its two kinds (`not_checkable`: an undefined
@@ -17,7 +24,7 @@ import subprocess
 import sys
 
 from lib.paths import REPO_ROOT
-from lib.threads import kernel_environment
+from lib.threads import THREADS_ENV, kernel_environment
 
 SCRIPT = ("import json, sys, warnings; warnings.simplefilter('ignore');"
           "from lib.fm_perturbations.ours import verdicts;"
@@ -25,7 +32,8 @@ SCRIPT = ("import json, sys, warnings; warnings.simplefilter('ignore');"
 
 
 def _start(threads: int, results: str) -> subprocess.Popen:
-    env = os.environ | kernel_environment(threads)
+    """The study in a process started on `threads` threads, its cached computations pinned to one."""
+    env = os.environ | {name: str(threads) for name in kernel_environment()} | {THREADS_ENV: "1"}
     return subprocess.Popen([sys.executable, "-c", SCRIPT, results], cwd=REPO_ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
