@@ -9,7 +9,8 @@
 #
 # **What the text says (Sec. 5.2).** "Across datasets and perturbations, ACC_p decreases approximately
 # linearly as DivergenceRadius or cosine similarity increases"; a line fitted on the first half of the
-# images predicts ACC_p of the second half with low MSE (Figs. 10-11, not in our text).
+# images predicts ACC_p of the second half with low MSE (Figs. 10-11: not in our text; drawn from our run
+# in their own notebooks).
 
 # %% tags=["parameters"]
 output_dir: str = "figures/fm_perturbations"
