@@ -76,6 +76,9 @@ display(Markdown(verdict_markdown("figure08", extra=("table03", "table17"))))
 # and more varied pretraining set), fine-tuned with every method on each shifted digit domain of the
 # suite and evaluated on all of them and on the clean digits; RI and mRI by Eq. 1, mean over the
 # tier's seeds. At `full` the same code runs the paper's models and datasets.
+# Our methods have one row the paper's tables lack, "EWC (L2, released code)": the plain L2 pull to
+# the pretrained weights that the authors' released code runs as EWC, beside Fisher-weighted EWC (the
+# row EWC) as the text describes it.
 #
 # The figure: the numbers behind Fig. 8's bars as redrawn in section 1 (left; per Table 3 model,
 # before = Table 17's mean over D in the first row `pretrained`, after each method = before + its

@@ -64,6 +64,9 @@ display(Markdown(verdict_markdown("table15")))
 # and more varied pretraining set), fine-tuned with every method on each shifted digit domain of the
 # suite and evaluated on all of them and on the clean digits; RI and mRI by Eq. 1, mean over the
 # tier's seeds. At `full` the same code runs the paper's models and datasets.
+# Our methods have one row the paper's tables lack, "EWC (L2, released code)": the plain L2 pull to
+# the pretrained weights that the authors' released code runs as EWC, beside Fisher-weighted EWC (the
+# row EWC) as the text describes it.
 #
 # The figure: the paper's mean mRI over 3 seeds (left) and ours (right; columns our two
 # regimes, mean over the tier's seeds) on one colour scale, methods in the paper's order. The CSV

@@ -83,6 +83,9 @@ display(Markdown(verdict_markdown("table19")))
 # and more varied pretraining set), fine-tuned with every method on each shifted digit domain of the
 # suite and evaluated on all of them and on the clean digits; RI and mRI by Eq. 1, mean over the
 # tier's seeds. At `full` the same code runs the paper's models and datasets.
+# Our methods have one row the paper's tables lack, "EWC (L2, released code)": the plain L2 pull to
+# the pretrained weights that the authors' released code runs as EWC, beside Fisher-weighted EWC (the
+# row EWC) as the text describes it.
 #
 # The figure: the paper's accuracy on the fine-tuning set, mean over its eight sets (left; columns
 # its ViT-B/16 models), and ours (right; columns our two regimes, mean over our fine-tuning domains
