@@ -32,7 +32,7 @@ from ..params import ParamsError, SettingsFile
 from ..store import RunContext, Store, StoredRuns, precompute_study
 from .sampler import SEQUENCES, variable_length_sizes
 from .sequence import POOLS, SequenceSpec, pool_error, synthetic_spec, variable_length_spec
-from .study import PROTOCOL_KEYS, SUBPOPULATION_SEQUENCES, VARIABLE_PREFIX, StudySettings
+from .study import PROTOCOL_KEYS, SUBPOPULATION_SEQUENCES, VARIABLE_PREFIX, protocol_settings
 from .tables import ARCHITECTURES, PAPER
 
 TRAJECTORY_METHODS = ("FT", "SFT", "JM")  # `geometry_runs.TRAJECTORIES`
@@ -129,23 +129,12 @@ class GeometrySettings(SettingsFile):
         return synthetic_spec(sequence, pool, self.sizes, self.test_size, **options)
 
 
-def method_settings(protocol: dict) -> Any:
-    """The protocol block as `methods.Settings` (the study's conversion, `StudySettings.method_settings`,
-    which reads only the protocol; imports torch)."""
-    return StudySettings.method_settings(_Protocol(protocol))
-
-
-@dataclass(frozen=True)
-class _Protocol:
-    protocol: dict
-
-
 def load_checked(path: str | Path) -> GeometrySettings:
     """`GeometrySettings.load`, then the protocol's values turned into `methods.Settings` (imports
     torch: the runner's check before any notebook starts, and the tests)."""
     settings = GeometrySettings.load(path)
     try:
-        method_settings(settings.protocol)
+        protocol_settings(settings.protocol)
     except (TypeError, ValueError) as error:
         raise ParamsError(f"{path}: protocol: {error}") from None
     return settings
@@ -154,7 +143,7 @@ def load_checked(path: str | Path) -> GeometrySettings:
 def _compute(function: str, spec: SequenceSpec, protocol: dict, labels: dict[str, Any], **kwargs: Any) -> pd.DataFrame:
     from . import geometry_runs  # torch only when a run is computed
 
-    frame = getattr(geometry_runs, function)(spec, settings=method_settings(protocol), **kwargs)
+    frame = getattr(geometry_runs, function)(spec, settings=protocol_settings(protocol), **kwargs)
     return frame.assign(**labels).reindex(columns=list(FRAME_COLUMNS))
 
 
@@ -198,7 +187,7 @@ class GeometryStudy(StoredRuns):
                          functools.partial(_compute, "regularisation_run", s.spec(sequence), s.protocol, labels,
                                            architecture=architecture, seed=seed, adjacent_weights=weights)))
         if not all(self.store.has(config) for config, _ in jobs):
-            method_settings(s.protocol)  # a bad protocol value stops here, before any compute (imports torch)
+            protocol_settings(s.protocol)  # a bad protocol value stops here, before any compute (imports torch)
         return jobs
 
     def frame(self) -> pd.DataFrame:

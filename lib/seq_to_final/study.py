@@ -52,6 +52,23 @@ PROTOCOL_KEYS: tuple[str, ...] = (
     "pretrain_includes_final", "side_stem_head_init", "augmentation", "device")
 
 
+
+def protocol_settings(protocol: dict) -> Settings:
+    """A settings file's protocol block as `methods.Settings`: lists as tuples, `joint` as a `Hyper`
+    (imports torch)."""
+    from .methods import Hyper, Settings
+
+    values: dict[str, Any] = {}
+    for key, value in protocol.items():
+        if key == "joint":
+            value = Hyper(**value)
+        elif key in PAIR_KEYS:
+            value = tuple(tuple(pair) for pair in value)
+        elif isinstance(value, list):
+            value = tuple(value)
+        values[key] = value
+    return Settings(**values)
+
 @dataclass(frozen=True)
 class StudySettings(SettingsFile):
     """One tier's study, as written in `params/<tier>/seq_to_final/study.yaml`.
@@ -113,19 +130,8 @@ class StudySettings(SettingsFile):
             raise ParamsError(f"{path}: {error}") from None
 
     def method_settings(self) -> Settings:
-        """The protocol block as `methods.Settings` (lists as tuples, `joint` as a `Hyper`; imports torch)."""
-        from .methods import Hyper, Settings
-
-        values: dict[str, Any] = {}
-        for key, value in self.protocol.items():
-            if key == "joint":
-                value = Hyper(**value)
-            elif key in PAIR_KEYS:
-                value = tuple(tuple(pair) for pair in value)
-            elif isinstance(value, list):
-                value = tuple(value)
-            values[key] = value
-        return Settings(**values)
+        """The protocol block as `methods.Settings` (`protocol_settings`; imports torch)."""
+        return protocol_settings(self.protocol)
 
     @property
     def device(self) -> str:

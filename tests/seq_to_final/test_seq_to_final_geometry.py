@@ -75,9 +75,9 @@ def test_barrier_is_the_largest_drop_below_the_endpoints_line():
 @pytest.fixture(scope="module")
 def tiny():
     settings = GeometrySettings.load(settings_path("tiny"))
-    from lib.seq_to_final.geometry import method_settings
+    from lib.seq_to_final.study import protocol_settings
 
-    return settings, method_settings(settings.protocol)
+    return settings, protocol_settings(settings.protocol)
 
 
 def test_path_endpoints_are_the_two_models_accuracies(tiny):
