@@ -7,7 +7,8 @@ redrawn from the printed numbers), `audit` and `claims` (the claims ledger). Our
 `evaluation` and `curation` (the paper's protocol as code), `miniature` (a miniature CounterAnimal on
 embedded data), `study` (the zoo of CLIPs and supervised models evaluated on it, or the paper's
 checkpoints on the real dataset) and `ours` (the study in the paper's figures, with findings);
-`simulation` (the linear-CLIP simulation of Theorem 6.2).
+`simulation` (the linear-CLIP simulation of Theorem 6.2) and `simulation_report` (its verdict as text); `multicolored` (Table 8's MultiColored digits
+study: supervised against contrastive training with perfect captions).
 No torch is imported here.
 """
 
@@ -22,5 +23,6 @@ __all__ = ["audits", "precompute", "SETTINGS"]
 # artefacts)` computes the study's runs when a notebook of `artefacts` reads them, sharing the work
 # with other processes doing the same (`lib.lazy`: torch is imported only when they are called).
 SETTINGS = {"study_params": lazy(f"{__name__}.study", "StudySettings.load"),
-            "simulation_params": lazy(f"{__name__}.simulation", "SimulationSettings.load")}
+            "simulation_params": lazy(f"{__name__}.simulation", "SimulationSettings.load"),
+            "multicolored_params": lazy(f"{__name__}.multicolored", "MulticoloredSettings.load")}
 precompute = lazy(f"{__name__}.ours", "precompute")

@@ -197,30 +197,46 @@ def draw_table07() -> tuple[plt.Figure, pd.DataFrame]:
     return fig, data
 
 
-def draw_table08() -> tuple[plt.Figure, pd.DataFrame]:
-    """Table 8: MultiColoredMNIST accuracy (mean ± sd) against the number of classes, per (p_inv, p_spu)."""
-    import matplotlib.pyplot as plt
+TABLE08_LINES = {"class 0/1 (Rand)": "-", "class 0/1 (Rev.)": "--", "rest class": ":"}  # metric -> line style
 
+
+def table08_frame() -> pd.DataFrame:
+    """Table 8's printed cells, one row each: `value` the printed mean, `sd` the printed spread, `classes_n`."""
     from .published import parse_spread
 
     data = raw("table08")
     data["sd"] = data["printed"].map(parse_spread)
     data["classes_n"] = data["classes"].astype(int)
+    return data
+
+
+def draw_table08(sources: dict[str, pd.DataFrame] | None = None) -> tuple[plt.Figure, pd.DataFrame]:
+    """Table 8: MultiColoredMNIST accuracy (mean ± sd) against the number of classes, one panel per
+    (p_inv, p_spu) and one row of panels per source (default: the paper's numbers alone), every panel on
+    the same axes. Each source's frame has the columns of `table08_frame`; the data returned are all of
+    them with a `source` column."""
+    import matplotlib.pyplot as plt
+
+    sources = sources or {"paper": table08_frame()}
+    data = pd.concat([frame.assign(source=name) for name, frame in sources.items()], ignore_index=True)
+    data = data.astype({"p_inv": float, "p_spu": float})  # printed as text, ours as numbers
     settings = list(dict.fromkeys(zip(data["p_inv"], data["p_spu"])))
-    metrics = list(dict.fromkeys(data["metric"]))
-    fig, axes = plt.subplots(1, len(settings), figsize=(12, 3.2), sharey=True)
+    fig, axes = plt.subplots(len(sources), len(settings), figsize=(12, 3.2 * len(sources)), sharex=True,
+                             sharey=True, squeeze=False)
     styles = {"Contrastive": ("tab:blue", "o"), "Supervised": ("tab:red", "s")}
-    lines = {metrics[0]: "-", metrics[1]: "--", metrics[2]: ":"}
-    for ax, (p_inv, p_spu) in zip(axes, settings):
-        part = data[(data["p_inv"] == p_inv) & (data["p_spu"] == p_spu)].dropna(subset=["value"])
-        for (method, metric), sub in part.groupby(["train_method", "metric"], sort=False):
-            colour, marker = styles[method]
-            ax.errorbar(sub["classes_n"], sub["value"], yerr=sub["sd"], color=colour, marker=marker, ms=3,
-                        ls=lines[metric], lw=1, capsize=2, label=f"{method}, {metric}")
-        ax.set(title=f"p_inv {p_inv}, p_spu {p_spu}", xlabel="number of classes")
-    axes[0].set_ylabel("accuracy (%)")
-    axes[-1].legend(fontsize=6, loc="lower right")
-    fig.tight_layout()
+    for row, source in zip(axes, sources):
+        for ax, (p_inv, p_spu) in zip(row, settings):
+            part = data[(data["source"] == source) & (data["p_inv"] == p_inv) & (data["p_spu"] == p_spu)]
+            for (method, metric), sub in part.dropna(subset=["value"]).groupby(["train_method", "metric"], sort=False):
+                colour, marker = styles[method]
+                ax.errorbar(sub["classes_n"], sub["value"], yerr=sub["sd"], color=colour, marker=marker, ms=3,
+                            ls=TABLE08_LINES[metric], lw=1, capsize=2, label=f"{method}, {metric}")
+            ax.set(title=f"p_inv {p_inv:g}, p_spu {p_spu:g}", xlabel="number of classes",
+                   xticks=sorted(data["classes_n"].unique()))
+        row[0].set_ylabel(f"{source}\naccuracy (%)")
+    handles, labels = max((ax.get_legend_handles_labels() for ax in axes.flat), key=lambda pair: len(pair[1]))
+    fig.legend(handles, labels, fontsize=7, loc="lower center", ncol=3, frameon=False)  # below, off the data
+    fig.tight_layout(rect=(0, 0.42 / fig.get_figheight(), 1, 1))  # 0.42 inch for the legend's two rows
     return fig, data
 
 
@@ -252,25 +268,52 @@ def scatter_points(clip_table: str, imagenet_table: str, with_lvlms: bool) -> pd
     return data
 
 
+def scatter_axes(panels: int, keyed: bool, side: float = 5.2) -> tuple[plt.Figure, list[plt.Axes], list[plt.Axes | None]]:
+    """A row of `panels` square scatter axes, each followed by a narrow axis for its numbered key when
+    `keyed`: the figure, the scatter axes and their key axes (None without keys)."""
+    import matplotlib.pyplot as plt
+
+    ratios = [1.0, 0.45] * panels if keyed else [1.0] * panels
+    fig, axes = plt.subplots(1, len(ratios), figsize=(side * sum(ratios), side * 0.85), squeeze=False,
+                             gridspec_kw={"width_ratios": ratios})
+    axes = list(axes[0])
+    return fig, axes[::2] if keyed else axes, axes[1::2] if keyed else [None] * panels
+
+
 def draw_scatter(figure: str) -> tuple[plt.Figure, pd.DataFrame]:
     """Figs. 2, 13, 14: counter against common accuracy per family; marker size = backbone parameters,
     shade = pre-training set size (our annotations); linear fits (with 95 % bootstrap bands) for the CLIPs
-    jointly and for the ImageNet models, as the caption of Fig. 2 describes."""
-    import matplotlib.pyplot as plt
-
+    jointly and for the ImageNet models, as the caption of Fig. 2 describes. Figs. 13 and 14 name each
+    model: a number beside each point and a key of the numbers beside each panel."""
     panels, annotate = SCATTERS[figure]
-    side = 7.0 if annotate else 5.2
-    fig, axes = plt.subplots(1, len(panels), figsize=(side * len(panels), side * 0.85), squeeze=False)
+    fig, axes, keys = scatter_axes(len(panels), annotate, 6.5 if annotate else 5.2)
     frames = []
-    for ax, (setup, clip_table, imagenet_table, with_lvlms) in zip(axes[0], panels):
+    for ax, (setup, clip_table, imagenet_table, with_lvlms) in zip(axes, panels):
         data = scatter_points(clip_table, imagenet_table, with_lvlms).assign(setup=setup)
-        scatter_panel(ax, data, setup, annotate)
+        scatter_panel(ax, data, setup)
         frames.append(data)
-    fig.tight_layout()
+    number_panels(fig, axes, keys, frames)
     return fig, pd.concat(frames, ignore_index=True)
 
 
-def scatter_panel(ax: plt.Axes, data: pd.DataFrame, setup: str, annotate: bool = False) -> None:
+def number_panels(fig: plt.Figure, axes: list[plt.Axes], keys: list[plt.Axes | None], frames: list[pd.DataFrame],
+                  label: str = "model") -> None:
+    """Lay the figure out, then number the points of each panel that has a key axis by their `label`
+    column (`numbered_key`): the numbers are placed once the axes have their final size and limits."""
+    fig.tight_layout()
+    for ax, key_ax, data in zip(axes, keys, frames):
+        if key_ax is not None:
+            numbered_key(ax, key_ax, data, label)
+
+
+def paper_panel_title(clip_table: str, imagenet_table: str, with_lvlms: bool, setup: str) -> str:
+    """Which printed tables a scatter panel of the paper's numbers draws, e.g. "Tables 3-4 (1 vs 1000)"."""
+    number = {table: str(int(table.removeprefix("table"))) for table in (clip_table, imagenet_table, "table05")}
+    lvlms = f" + Table {number['table05']}'s LVLMs" if with_lvlms else ""
+    return f"Tables {number[clip_table]}-{number[imagenet_table]}{lvlms} ({setup})"
+
+
+def scatter_panel(ax: plt.Axes, data: pd.DataFrame, setup: str) -> None:
     """One panel of Figs. 2, 13, 14 (the paper's points or ours): counter against common accuracy per
     `family`, marker size `params_m`, shade `data_m`, and the linear fits (95 % bootstrap bands) to the
     CLIP families jointly and to the ImageNet models."""
@@ -279,11 +322,35 @@ def scatter_panel(ax: plt.Axes, data: pd.DataFrame, setup: str, annotate: bool =
     clips = data["family"].str.startswith("CLIP")
     lines = fitted_lines(data, {"CLIP": clips, "ImageNet": data["family"] == "ImageNet"})
     scatter_with_fit(ax, data, "common", "counter", hue="family", lines=lines, size="params_m", shade="data_m",
-                     palette=FAMILY_COLOURS, annotate="model" if annotate else None)
+                     palette=FAMILY_COLOURS)
     ax.set(xlabel=f"common accuracy (%), {setup}", ylabel=f"counter accuracy (%), {setup}",
            title=f"{setup}: lines fit to the CLIPs jointly and to the ImageNet models")
     ax.title.set_fontsize(9)
     ax.legend(fontsize=7, loc="upper left")
+
+
+def numbered_key(ax: plt.Axes, key_ax: plt.Axes, data: pd.DataFrame, label: str) -> pd.Series:
+    """Name the points of a dense scatter legibly: number the distinct values of `label` in their order
+    in `data` (the paper's table order), write each point's number beside it (moved clear of the points
+    and of each other by adjustText, with a leader line), and list "number  label" in `key_ax`, coloured
+    by family. Returns the numbers, indexed by label."""
+    from adjustText import adjust_text
+
+    numbers = pd.Series(range(1, data[label].nunique() + 1), index=pd.unique(data[label]))
+    ax.figure.canvas.draw()  # adjustText measures the texts: the layout must exist
+    texts = [ax.text(row.common, row.counter, str(numbers[getattr(row, label)]), fontsize=6, zorder=4,
+                     bbox={"boxstyle": "square,pad=0.05", "facecolor": "white", "edgecolor": "none", "alpha": 0.7})
+             for row in data.itertuples()]
+    adjust_text(texts, x=data["common"].to_numpy(float), y=data["counter"].to_numpy(float), ax=ax,
+                expand=(1.4, 1.6), force_static=(0.4, 0.8), force_text=(0.3, 0.6),
+                arrowprops={"arrowstyle": "-", "color": "0.4", "lw": 0.4})
+    families = data.drop_duplicates(label).set_index(label)["family"]
+    rows = max(len(numbers), 24)
+    for line, (name, number) in enumerate(numbers.items()):
+        key_ax.text(0.02, 1 - line / rows, f"{number:>2}  {name}", fontsize=6, va="top", transform=key_ax.transAxes,
+                    color=FAMILY_COLOURS.get(families[name], "black"))
+    key_ax.axis("off")
+    return numbers
 
 
 def draw_bars(figure: str) -> tuple[plt.Figure, pd.DataFrame]:

@@ -1,8 +1,9 @@
 """Our CounterAnimal study (`study.py`) in the paper's scatter figures, with findings on its claims.
 
 Figures 2 and 13 put counter against common accuracy per family with a line fit to the CLIPs and
-one to the ImageNet models. `our_panel` draws the paper's 1 vs 1000 panel and ours side by side with
-one function (`figures.scatter_panel`), one point per (model, seed), and judges the paper's claims on
+one to the ImageNet models. `our_panel` draws the paper's panels (Fig. 2: 1 vs 1000 and 1 vs 20; Fig. 13:
+1 vs 1000, points numbered) and ours beside them with one function (`figures.scatter_panel`), one point
+per (model, seed), and judges the paper's claims on
 our run (`findings`): each quantity is computed per seed and given a t-interval over seeds (a run of
 one seed, e.g. the full tier's checkpoints, gets a bootstrap over its models instead).
 
@@ -26,11 +27,12 @@ from ..findings import Finding, Findings, Interval, bootstrap_interval, mean_int
 from ..params import tier_of
 from ..store import RunContext, precompute_study
 from .effective_robustness import residuals
-from .figures import SCATTERS, scatter_panel, scatter_points
+from .figures import SCATTERS, number_panels, paper_panel_title, scatter_axes, scatter_panel, scatter_points
 from .study import Study, StudySettings
 
 HQ_FAMILIES = ("CLIP-HQ", "CLIP-DC", "CLIP-DFN")  # ours, and the paper's high-quality-data CLIPs
-PANELS = ("figure02", "figure13")  # the artefacts with an our-run panel: common vs counter, 1 vs 1000
+PANELS = ("figure02", "figure13")  # the artefacts with an our-run panel: common vs counter
+STANDIN_NAMES = {"clip": "", "vit": "ViT", "resnet": "ResNet"}  # our stand-ins' names in the figures' keys
 
 
 def run_study(study_params: str, results_dir: str) -> tuple[StudySettings, pd.DataFrame]:
@@ -46,8 +48,10 @@ def run_study(study_params: str, results_dir: str) -> tuple[StudySettings, pd.Da
 
 def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
     """Compute the study's runs (`study_params`, `results_dir`) if a notebook of `artefacts` reads them;
-    how many were computed by this process."""
-    return precompute_study(StudySettings.load, Study, params, artefacts, PANELS)
+    how many were computed by this process; and Table 8's MultiColored digits study (`multicolored`)."""
+    from .multicolored import precompute as precompute_multicolored
+
+    return precompute_study(StudySettings.load, Study, params, artefacts, PANELS) + precompute_multicolored(params, artefacts)
 
 
 def our_points(frame: pd.DataFrame, averaging: str = "balanced") -> pd.DataFrame:
@@ -140,28 +144,92 @@ def findings(points: pd.DataFrame) -> Findings:
     return Findings(out)
 
 
-def our_panel(artefact: str, settings: StudySettings, frame: pd.DataFrame) -> tuple[pd.DataFrame, Figure, Findings]:
-    """The artefact's 1 vs 1000 panel from the paper's numbers and ours from our study, drawn side by
-    side by `figures.scatter_panel`: `(data, figure, findings)`, data being both point sets with a
-    `source` column (paper / ours)."""
-    import matplotlib.pyplot as plt
+def our_labels(points: pd.DataFrame) -> pd.Series:
+    """Short names of our models for a figure's key: "CLIP n=500", "CLIP-HQ n=1000", "ViT n=500
+    (supervised)" for the miniature's zoo (the correlation is the family's), the model name otherwise."""
+    def name(row: pd.Series) -> str:
+        if not row["images"] > 0:
+            return str(row["model"])
+        kind = row["architecture"].removeprefix("tiny_")
+        if row["family"].startswith("CLIP"):
+            return f"{row['family']} n={row['images']:g}"
+        return f"{STANDIN_NAMES.get(kind, kind)} n={row['images']:g} (supervised)"
 
+    return points.apply(name, axis=1)
+
+
+def _stated(finding: Finding, unit: str = "points") -> str:
+    """`**verdict**: estimate unit (95 % interval low to high)` of one finding (no numbers where the run
+    leaves it undefined, e.g. a family whose common accuracies do not vary)."""
+    if finding.verdict == "not_checkable":
+        return "**not checkable** on this run (undefined: a line needs varying common accuracies, an interval finite values)"
+    return (f"**{finding.verdict.replace('_', ' ')}**: {finding.estimate:.1f} {unit} (95 % interval "
+            f"{finding.interval.low:.1f} to {finding.interval.high:.1f})")
+
+
+def verdict_text(points: pd.DataFrame, found: Findings) -> str:
+    """The "Verdict on our run" of Figs. 2 and 13 as Markdown bullets, one per claim of `CLAIMS`, every
+    number computed from our points (`our_points`) and their findings (`findings`), the per-model means
+    over seeds named as in the figures' keys (`our_labels`)."""
+    clip, imagenet, gap, residual, high_quality = found
+    models = (points.assign(label=our_labels(points)).groupby(["family", "label"], sort=False)[["common", "counter", "drop"]]
+              .mean().reset_index())
+    clips, supervised = models[models["family"] == "CLIP"], models[models["family"] == "ImageNet"]
+    clip_drops = ", ".join(f"{r.drop:.0f} ({r.label})" for r in clips.itertuples())
+    supervised_text = "; ".join(f"{r.label} {r.common:.0f} / {r.counter:.0f} % (drop {r.drop:.0f})"
+                                for r in supervised.itertuples())
+    more_robust = {
+        "contradicted": "With the data held equal, the contrastive objective with class-name captions leans on the "
+                        "background less than cross-entropy does here, so the paper's finding cannot come from the "
+                        "objective alone in the toy; it fits the paper's own conjecture that LAION's spurious "
+                        "correlations differ from ImageNet's, which the toy does not model (both families see the same "
+                        "correlation).",
+        "supported": "With the data held equal the supervised models lean on the background less, as the paper finds; "
+                     "in the toy that can only come from the objective.",
+    }.get(gap.verdict, "The toy does not tell the two families apart on this quantity.")
+    steep = (" (a steep CLIP line makes residuals near 100 % common accuracy large)"
+             if residual.verdict != "not_checkable" else "")
+    return "\n".join([
+        f"- **The counter group is harder for CLIPs**, {_stated(clip)} mean drop over seeds; per model (mean over "
+        f"seeds): {clip_drops}. Where the drop shrinks as the CLIPs learn the digits, that is the paper's "
+        "accuracy on the line.",
+        f"- **The shortcut hurts the supervised models too**, {_stated(imagenet)} mean drop. Common / counter "
+        f"accuracy per supervised model: {supervised_text}.",
+        f"- **\"ImageNet models are more robust\" (smaller drops; not below the CLIP line).** CLIP drop minus "
+        f"supervised drop, {_stated(gap)}; the supervised models' mean residual from the CLIP line, "
+        f"{_stated(residual)}{steep}. {more_robust}",
+        f"- **High-quality (weaker-correlation) data make CLIPs more robust**, {_stated(high_quality)} above the "
+        f"other CLIPs' line, where the paper's own DC/DFN numbers give {CLAIMS[4][3].split(' (')[0]}. In the toy "
+        "\"high quality\" means exactly a weaker spurious correlation, which is what the paper suggests filtering "
+        "achieves; real filtering need not.",
+    ])
+
+
+def our_panel(artefact: str, settings: StudySettings, frame: pd.DataFrame) -> tuple[pd.DataFrame, Figure, Findings]:
+    """The artefact's panels from the paper's numbers (Fig. 2: both, 1 vs 1000 and 1 vs 20) and ours from
+    our study beside them, each drawn by `figures.scatter_panel` on the full 0-100 % scale (Fig. 13: every
+    point numbered, with a key beside each panel): `(data, figure, findings)`, data being the point sets
+    with a `source` column (paper / ours)."""
     if artefact not in PANELS:
         raise KeyError(f"no our-run panel for {artefact!r}; panels exist for {list(PANELS)}")
-    (setup, clip_table, imagenet_table, with_lvlms), annotate = SCATTERS[artefact][0][0], SCATTERS[artefact][1]
-    paper = scatter_points(clip_table, imagenet_table, with_lvlms).assign(setup=setup, source="paper")
+    panels, annotate = SCATTERS[artefact]
+    papers = [scatter_points(clip_table, imagenet_table, with_lvlms).assign(setup=setup, source="paper")
+              for setup, clip_table, imagenet_table, with_lvlms in panels]
     points = our_points(frame)
     tier, seeds = frame["tier"].iloc[0], points["seed"].nunique()
     candidates = "1 vs 10" if settings.source == "miniature" else "1 vs 1000"
     ours = points.assign(setup=candidates, source="ours")
-    side = 7.0 if annotate else 5.2
-    fig, axes = plt.subplots(1, 2, figsize=(2 * side, side * 0.9))
-    scatter_panel(axes[0], paper, setup, annotate)
-    scatter_panel(axes[1], ours, candidates)
-    axes[0].set_title(f"paper: Tables 3-4 ({setup})\nlines: CLIPs jointly, ImageNet models", fontsize=9)
-    axes[1].set_title(f"ours ({tier}, {points['model'].nunique()} models x {seeds} seeds, {candidates})\n"
-                      "lines: CLIPs jointly, ImageNet analogues", fontsize=9)
-    for ax in axes:  # both on the full percentage scale, so the two panels compare by eye (and a steep
+    fig, axes, keys = scatter_axes(len(panels) + 1, annotate, 7.5 if annotate else 5.2)
+    letters = [f" ({chr(ord('a') + i)})" if len(panels) > 1 else "" for i in range(len(panels))]
+    for ax, data, letter, panel in zip(axes, papers, letters, panels):
+        scatter_panel(ax, data, panel[0])
+        ax.set_title(f"paper{letter}: {paper_panel_title(*panel[1:], panel[0])}\n"
+                     "lines: CLIPs jointly, ImageNet models", fontsize=9)
+    scatter_panel(axes[-1], ours, candidates)
+    axes[-1].set_title(f"ours ({tier}, {points['model'].nunique()} models x {seeds} seeds, {candidates})\n"
+                       "lines: CLIPs jointly, ImageNet analogues", fontsize=9)
+    for ax in axes:  # all on the full percentage scale, so the panels compare by eye (and a steep
         ax.set(xlim=(-2, 102), ylim=(-2, 102))  # line's band cannot hide our points)
-    fig.tight_layout()
-    return pd.concat([paper, ours], ignore_index=True), fig, findings(points)
+    number_panels(fig, axes, keys, [*(p.assign(label=p["model"]) for p in papers), ours.assign(label=our_labels(ours))],
+                  "label")
+    return pd.concat([*papers, ours], ignore_index=True), fig, findings(points)

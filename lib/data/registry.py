@@ -8,6 +8,7 @@ Layouts (column `layout`; lib/registry/DATASETS.md describes each dataset's choi
 - `voc_segmentation`: a VOC2012 folder, one label per image from its mask (`lib.data.voc`).
 - `cifar_python`: the CIFAR-100 python pickles (`lib.data.cifar`).
 - `cifar10_python`: the CIFAR-10 python pickles (`lib.data.cifar`).
+- `mnist_idx`: MNIST's IDX files in torchvision's `MNIST/raw/` folder (`lib.data.mnist`).
 - `portraits`: the Portraits archive's `M/` and `F/` folders, one split per decade (`lib.data.portraits`).
 - `inat2021`: iNaturalist 2021 `train_mini/` and `val/` species folders (`lib.data.inaturalist`).
 - `stanford_cars_devkit`: Stanford Cars images with the devkit's .mat annotations (`lib.data.cars`).
@@ -35,6 +36,7 @@ from .counteranimal import counteranimal
 from .folders import LABEL_SPACES, FolderImages, seeded_split
 from .inaturalist import inat2021
 from .labelled import DatasetMissingError, LabelledImages
+from .mnist import mnist
 from .objectnet import objectnet
 from .portraits import portraits
 from .voc import voc_segmentation
@@ -44,6 +46,7 @@ LOADERS: dict[str, Callable[..., LabelledImages]] = {
     "voc_segmentation": voc_segmentation,
     "cifar_python": cifar100,
     "cifar10_python": cifar10,
+    "mnist_idx": mnist,
     "portraits": portraits,
     "inat2021": inat2021,
     "stanford_cars_devkit": stanford_cars,

@@ -45,28 +45,41 @@ def accuracy_frame(artefact: str) -> pd.DataFrame:
     return frame
 
 
-def draw_accuracy_table(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
-    """Table 2 or 3 as printed (`accuracy_heatmap`), with the printed cells as text."""
-    frame = accuracy_frame(artefact)
+def paper_accuracy_panel(artefact: str) -> tuple[pd.DataFrame, dict[str, str]]:
+    """Table 2 or 3 as printed, ready for `accuracy_heatmaps`: its rows (`accuracy_frame`) and each
+    head's column note (model, printed ACC)."""
     clean = accuracies().query("artefact == @artefact and quantity == 'ACC'").set_index("head")["printed"]
-    fig = accuracy_heatmap(frame, {h: f"({HEADS[h]})\nACC {clean[h]}" for h in HEADS},
-                           f"{TABLES[artefact]}: ACC_p (%) and its drop (points) per perturbation, as printed")
+    return accuracy_frame(artefact), {h: f"({HEADS[h]})\nACC {clean[h]}" for h in HEADS}
+
+
+def draw_accuracy_table(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
+    """Table 2 or 3 as printed (`accuracy_heatmaps`), with the printed cells as text."""
+    frame, notes = paper_accuracy_panel(artefact)
+    fig = accuracy_heatmaps([(frame, notes, f"{TABLES[artefact]}: ACC_p (%) and its drop (points) per perturbation, "
+                                            "as printed")])
     return fig, frame
 
 
-def accuracy_heatmap(frame: pd.DataFrame, column_notes: dict[str, str], title: str) -> plt.Figure:
-    """Tables 2-3's drawing, for the paper's numbers and for ours alike: the drop ACC - ACC_p per
-    perturbation (rows, the paper's order) and head (columns), coloured by the drop and annotated with
-    the `cell` text; `frame` has columns `perturbation`, `head`, `drop`, `cell`; each column's title
-    is the head's first word over its note (model, ACC)."""
-    labels = {h: f"{h.split()[0]}\n{column_notes.get(h, '')}" for h in HEADS}
-    matrix = frame.pivot(index="perturbation", columns="head", values="drop").reindex(index=list(PERTURBATIONS),
-                                                                                         columns=list(HEADS))
-    text = frame.pivot(index="perturbation", columns="head", values="cell").reindex_like(matrix)
-    fig, ax = plt.subplots(figsize=(6.2, 4.6))
-    heatmap(ax, matrix.rename(columns=labels), annot=text.rename(columns=labels).fillna(""), cmap="Reds", cbar=True,
-            title=title)
-    ax.set_xticklabels(ax.get_xticklabels(), rotation=0, ha="center")
+DROP_LABEL = "drop ACC − ACC_p (points)"
+
+
+def accuracy_heatmaps(panels: list[tuple[pd.DataFrame, dict[str, str], str]]) -> plt.Figure:
+    """Tables 2-3's drawing, for the paper's numbers and for ours alike, one panel per `(frame, column
+    notes, title)` side by side: the drop ACC - ACC_p per perturbation (rows, the paper's order) and head
+    (columns), coloured by the drop and annotated with the `cell` text; `frame` has columns
+    `perturbation`, `head`, `drop`, `cell`; each column's title is the head's first word over its note
+    (model, ACC). Each panel has its own colour scale from 0 (no drop, white; lower if a drop is negative)
+    to its largest drop, with a labelled colour bar: the paper's drops and ours differ several-fold in size."""
+    fig, axes = plt.subplots(1, len(panels), figsize=(6.2 * len(panels), 4.6), squeeze=False)
+    for ax, (frame, notes, title) in zip(axes[0], panels):
+        labels = {h: f"{h.split()[0]}\n{notes.get(h, '')}" for h in HEADS}
+        matrix = frame.pivot(index="perturbation", columns="head", values="drop").reindex(index=list(PERTURBATIONS),
+                                                                                             columns=list(HEADS))
+        text = frame.pivot(index="perturbation", columns="head", values="cell").reindex_like(matrix)
+        heatmap(ax, matrix.rename(columns=labels), annot=text.rename(columns=labels).fillna(""), cmap="Reds",
+                vmin=min(0.0, float(matrix.min().min())), cbar=True, title=title)
+        ax.collections[0].colorbar.set_label(DROP_LABEL)
+        ax.set_xticklabels(ax.get_xticklabels(), rotation=0, ha="center")
     fig.tight_layout()
     return fig
 

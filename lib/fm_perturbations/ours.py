@@ -6,8 +6,8 @@ models are named as the study names them, never relabelled as the paper's. Every
 `lib.findings.Finding` with a seeded bootstrap interval over test images (one training seed: the
 images are the unit the paper averages over).
 
-- Tables 2-3: `our_table` (ACC, ACC_p, drop per head and perturbation, drawn by the paper's
-  `accuracy_heatmap`), findings on the drop, the largest drop and zero-shot vs linear probe.
+- Tables 2-3: `our_table` (ACC, ACC_p, drop per head and perturbation, drawn beside the printed table
+  by the paper's `accuracy_heatmaps`), findings on the drop, the largest drop and zero-shot vs linear probe.
 - Fig. 3: `figure03` (average R_dr against m, equally spaced and random sampling).
 - Fig. 4 and the appendix Figs. 12-14: `metric_grid` (average R_dr or R_cs per model and perturbation
   on the first or second dataset, `GRIDS`; the quoted values beside where the text gives them).
@@ -36,7 +36,7 @@ from ..plotting import heatmap, scatter_with_fit
 from ..results import combine, tidy
 from ..store import RunContext, precompute_study
 from .accuracies import HEADS, PAPER, TABLES, accuracies, largest_drop, quoted
-from .figures import accuracy_heatmap
+from .figures import accuracy_heatmaps, paper_accuracy_panel
 from .grid import CLEAN
 from .study import Study, StudySettings
 from .regression import constant_mse, half_split_mse
@@ -110,7 +110,8 @@ def drop_matrix(run: OurRun, dataset: str, head: str) -> pd.DataFrame:
 
 
 def our_table(run: OurRun, artefact: str) -> tuple[plt.Figure, pd.DataFrame, Findings]:
-    """Table 2 or 3 from our run, drawn like the paper's; its tidy CSV (paper and ours); the findings."""
+    """Table 2 or 3 from our run, drawn beside the printed table by the same function (each panel on its
+    own labelled colour scale); its tidy CSV (paper and ours); the findings."""
     dataset = run.dataset(artefact)
     table = accuracy_table(run.predictions)
     table = table[table["dataset"] == dataset]
@@ -119,8 +120,10 @@ def our_table(run: OurRun, artefact: str) -> tuple[plt.Figure, pd.DataFrame, Fin
     wide["cell"] = [f"{a:.1f} ({'↓' if d >= 0 else '↑'} {abs(d):.1f})" for a, d in zip(wide["ACC_p"], wide["drop"])]
     clean = table[table["quantity"] == "ACC"].set_index("head")
     notes = {h: f"({clean.loc[h, 'model']})\nACC {clean.loc[h, 'value']:.1f}" for h in clean.index}
-    fig = accuracy_heatmap(wide, notes, f"{dataset} (standing in for {TABLES[artefact]}): ACC_p (%) and its drop, "
-                                        f"{run.caption()}")
+    s = run.settings
+    fig = accuracy_heatmaps([(*paper_accuracy_panel(artefact), f"paper: {TABLES[artefact]}, as printed"),
+                             (wide, notes, f"ours ({run.tier}): {dataset} standing in for {TABLES[artefact]}, "
+                                           f"{s.n_images or 'all'} test images, m = {s.m}")])
     return fig, table_frame(run, artefact, table), table_findings(run, artefact)
 
 

@@ -164,22 +164,16 @@ summary[~summary["conditions"]].round(3)  # where the conditions fail: the error
 
 # %% [markdown]
 # ### Verdict on our run
-# At `mini` (10 seeds, n = 100 and 400, d = n; the tiny tier runs the same code on a coarse grid):
-# - **Large OOD error where a ≠ y: supported.** Where the conditions hold, the error where the spurious feature
-#   disagrees with the label is 0.79 on average (95 % interval 0.79 to 0.80 at both n), worse than guessing,
-#   while the error where it agrees is 0.01: the linear CLIP follows the background.
-# - **The bound holds where the conditions hold: supported in 14 of 16 cells, not distinguishable in 2.** The
-#   margin over 1 − Φ(κ₁) grows with μ_spu (0.10 to 0.20 from μ_spu = 2); at the edge of the conditions
-#   (μ_spu = 1.5, p_spu = 0.9) the n, d → ∞ error (0.462) sits only 0.017 above the bound (0.445), and the
-#   training sample's spread (4 and 3 of 10 seeds below it at n = 100 and 400) makes the margin (0.012, 0.008)
-#   not distinguishable from 0: that is the theorem's o(1).
-# - **Without the correlation the error drops: supported.** At p_spu = 1/2 the balanced OOD error is
-#   Φ(−1/σ_inv) = 0.16 whatever μ_spu, 0.23 to 0.24 below the theorem's regime; with μ_spu ≤ 1 it stays below
-#   0.31 even at p_spu = 0.99. Outside the conditions the printed bound is no bound: at p_spu = 1/2 and
-#   μ_spu ≥ 1.5 it exceeds the simulated error (e.g. 0.31 against 0.15 at μ_spu = 2), because Lemma D.3's printed
-#   matrix keeps a spurious coupling 2 μ_spu p_spu − 1 = μ_spu − 1 that vanishes at p_spu = 1/2.
-#
-# Overall, claim `theorem`: **supported** on our simulation, with the printed constants read as the
-# μ_spu = 1 case of the true limit. The simulation checks the theorem in its own linear model; it says
-# nothing about whether real CLIPs are in that regime (the figures above and the ColoredCOCO and
-# MultiColoredMNIST studies speak to that).
+# Every number below is computed from the simulation above (the tier's settings), with the verdict its
+# interval gives.
+
+# %%
+from lib.counteranimal.simulation_report import theorem_verdict
+from lib.params import tier_of
+
+Markdown(theorem_verdict(simulation, settings, tier_of(simulation_params)))
+
+# %% [markdown]
+# The printed constants are read as the μ_spu = 1 case of the true limit (section 4's reading). The simulation
+# checks the theorem in its own linear model; it says nothing about whether real CLIPs are in that regime (the
+# figures above and the ColoredCOCO and MultiColoredMNIST studies speak to that).

@@ -11,6 +11,8 @@
 
 # %% tags=["parameters"]
 output_dir: str = "figures/counteranimal"
+multicolored_params: str = "params/mini/counteranimal/multicolored.yaml"
+results_dir: str = "results"
 
 # %%
 import matplotlib.pyplot as plt
@@ -19,7 +21,9 @@ from IPython.display import Markdown, display
 
 from lib.claims import ledger
 from lib.counteranimal.claims import claims_for
-from lib.counteranimal.figures import audit_rows, audit_summary, draw_table08
+from lib.counteranimal.figures import audit_rows, audit_summary, draw_table08, table08_frame
+from lib.counteranimal.multicolored import cell_gaps, cell_means, findings, run_study, spurious_findings
+from lib.findings import report
 from lib.plotting import save_figure, set_style
 
 set_style()
@@ -55,6 +59,77 @@ claims = ledger(claims_for("table08"))
 claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markdown("No claim of the ledger rests on it.")
 
 # %% [markdown]
-# ## 4. Verdict
-# Contrastive and supervised training lie within 3 points in 61 of 68 printed pairs; the exceptions (up to 4.1
-# points) go both ways. Both lose heavily on the reversed test set when p_spu = 0.9.
+# ## 4. Our run: MultiColored digits
+# **The data** (`lib.counteranimal.multicolored`; settings: the file `multicolored_params` names): scikit-learn's
+# 8 × 8 digits 0 … k−1 (mini: k = 2, 3, 5, 10; a stratified half for training, drawn per seed), coloured as we
+# read App. D.4: the digit's shape agrees with the label for exactly a fraction p_inv of each digit's images (the
+# others relabelled at random, test sets included, so accuracy stays below p_inv as in the paper); in training,
+# images labelled 0 / 1 carry their class colour (red / green) for exactly a fraction p_spu and otherwise one
+# of the other k−1 colours, images labelled 2 and above a colour uniform over the k (the paper does not say how
+# it colours them). Test Rand: every colour uniform (p_spu = 1/k); test Rev.: labels 0 / 1 carry their own colour
+# for 10 % and the swapped one (0 green, 1 red) otherwise. The colour is on the strokes, as in ColoredMNIST.
+#
+# **The methods**, trained on the same data in each run (same MLP encoder, same optimiser and epochs):
+# *supervised*, a linear head over the k labels with cross-entropy; *contrastive*, the perfect caption "a photo
+# of digit ⟨label⟩ with colour ⟨colour⟩" encoded as the sum of a learned label-token and colour-token embedding
+# (Eq. 9's M_c on the one-hot caption), trained with CLIP's symmetric InfoNCE loss over the batch, and
+# classified zero-shot by the prompt of the label token alone. Mean ± sd over seeds per cell, as the paper
+# prints them, drawn by the same function as the paper's numbers on the same axes (`table08_ours`, top row the
+# paper, bottom row ours).
+#
+# **The findings.** The paper's claim ("both contrastive learning and supervised learning perform similarly across
+# different numbers of classes and bias degrees") is judged on the Rev. accuracy of classes 0/1, the colour's
+# test: per seed, contrastive minus supervised averaged over the class counts (paired: both methods see the same
+# data), with a 95 % t-interval over seeds, against ± `margin` points (3: the printed pairs differ by up to about
+# 4 points, and by less than 3 in most). A second check is the design's premise: both methods lean on the colour
+# (Rand above Rev.).
+#
+# **What the toy cannot test.** The paper trains on 10,610 to 50,000 MNIST images; the digits give about 90
+# training images per class, a regime where both models can memorise the noisy labels, so the two objectives
+# may differ here for reasons (regularisation by in-batch negatives, sample size) that MNIST-scale training
+# would remove. The `full` tier runs the same code on MNIST.
+
+# %%
+settings, ours = run_study(multicolored_params, results_dir)
+cells = cell_means(ours)
+tier = ours["tier"].iloc[0]
+our_fig, our_data = draw_table08({"paper": table08_frame(), f"ours ({tier}, {len(settings.seeds)} seeds)": cells})
+save_figure(our_fig, our_data, output_dir, "table08_ours")
+plt.show()
+
+# %%
+print(report(findings(ours, settings.margin)))
+print(report(spurious_findings(ours)))
+
+# %%
+cells.pivot_table(index=["p_inv", "p_spu", "classes"], columns=["metric", "train_method"], values="value",
+                  sort=False).sort_index(axis=1).round(1)
+
+# %% [markdown]
+# Each cell's paired difference, contrastive minus supervised (points), with its 95 % t-interval over seeds.
+
+# %%
+gaps = cell_gaps(ours).dropna(subset=["gap"])
+gaps.pivot_table(index=["p_inv", "p_spu", "classes"], columns="metric", values=["gap", "low", "high"],
+                 sort=False).swaplevel(axis=1).sort_index(axis=1, level=0, sort_remaining=False).round(1)
+
+# %% [markdown]
+# ## 5. Verdict
+# **The paper's numbers:** contrastive and supervised training lie within 3 points in 61 of 68 printed pairs; the
+# exceptions (up to 4.1 points) go both ways. Both lose heavily on the reversed test set when p_spu = 0.9.
+#
+# **Our run** (at `mini`, 5 seeds; the tiny tier is a smoke test of 5 epochs):
+# - **Both methods learn the spurious colour: supported.** Rand minus Rev. accuracy on classes 0/1 is 12.3 points
+#   for the contrastive models (95 % interval 9.5 to 15.0 over seeds) and 20.1 for the supervised ones (18.3 to 22.0).
+# - **"Contrastive and supervised perform similarly": not in the toy (3 of 4 bias settings contradicted).** On the
+#   Rev. test, contrastive minus supervised is +5.7 points at p_inv 0.9, p_spu 0.75 (−0.8 to 12.1: not
+#   distinguishable from the ±3 band), +16.9 at 0.9 / 0.9 (13.7 to 20.0), +8.1 at 0.75 / 0.75 (3.1 to 13.0) and
+#   +21.1 at 0.75 / 0.9 (15.7 to 26.4): contrastive training with perfect captions is never less robust ("not less
+#   robust" supported in all four) and is *more* robust than cross-entropy where the colour is the stronger cue.
+#   The finding's overall line reads "partly supported" because each setting has two parts (not more, not less
+#   robust); the claim of similarity needs both. Per cell (table above), the Rev. gap is largest at p_spu 0.9 with
+#   2 to 5 classes (16 to 29 points) and smaller at 10 classes (7.5 and 8.0); the supervised MLP scores higher on
+#   the rest classes (by 0.5 to 8.1 points in 11 of 12 cells), the contrastive one on Rand: at about 90 training
+#   images per class the two objectives trade fitting the labels
+#   against leaning on the colour differently. Whether that survives MNIST-scale data (the paper's regime) is what
+#   the `full` tier would tell; the toy does not contradict the paper's MNIST numbers, only their generality.

@@ -77,8 +77,19 @@ def test_our_panel_draws_the_paper_and_ours_with_one_function():
         data, fig, found = our_panel(artefact, settings, accuracy_frame())
         assert set(data["source"]) == {"paper", "ours"}
         assert {"CLIP", "ImageNet"} <= set(data.loc[data["source"] == "paper", "family"])
-        assert len(fig.axes) == 2 and len(found) == len(ours.CLAIMS)
+        assert len(found) == len(ours.CLAIMS)
         plt.close(fig)
+    data, fig, _ = our_panel("figure02", settings, accuracy_frame())  # both paper panels (1 vs 1000, 1 vs 20) and ours
+    assert len(fig.axes) == 3 and set(data["setup"]) == {"1 vs 1000", "1 vs 20", "1 vs 10"}
+    assert "LVLM" in set(data.loc[data["setup"] == "1 vs 20", "family"])
+    plt.close(fig)
+    _, fig, _ = our_panel("figure13", settings, accuracy_frame())  # two scatters, each with its numbered key
+    key = [t.get_text() for t in fig.axes[3].texts]
+    assert len(fig.axes) == 4 and key == [" 1  CLIP n=100", " 2  CLIP n=200", " 3  CLIP n=400", " 4  CLIP-HQ n=200",
+                                          " 5  ViT n=100 (supervised)", " 6  ResNet n=100 (supervised)"]
+    numbers = sorted(t.get_text() for t in fig.axes[2].texts)  # every point (model x seed) carries its number
+    assert numbers == sorted(str(i) for i in range(1, 7) for _ in range(2))
+    plt.close(fig)
     with pytest.raises(KeyError, match="no our-run panel"):
         our_panel("table03", settings, accuracy_frame())
 

@@ -131,7 +131,11 @@ def test_notebook_functions_draw_in_the_one_schema_and_give_findings(our_run, dr
 
 
 def test_our_table_holds_the_printed_cells_beside_ours(our_run):
-    _, data, _ = ours.our_table(our_run[1], "table02")
+    fig, data, _ = ours.our_table(our_run[1], "table02")
+    heatmaps = [ax for ax in fig.axes if ax.collections and ax.collections[0].colorbar is not None]
+    assert [ax.get_title().split(":")[0] for ax in heatmaps] == ["paper", "ours (tiny)"]  # one image, paper | ours
+    assert all(ax.collections[0].colorbar.ax.get_ylabel() == "drop ACC − ACC_p (points)" for ax in heatmaps)
+    matplotlib.pyplot.close(fig)
     paper = data[data["source"] == "paper"]
     assert len(paper) == 2 + 2 * 9 * 2 and paper["eval_dataset"].str.startswith("ImageNet").all()
     assert set(data.loc[data["source"] == "ours", "eval_dataset"]) >= {"digits: clean", "digits: Gaussian noise"}
