@@ -51,7 +51,7 @@ from ..params import ParamsError, SettingsFile, tier_of
 from ..store import RunContext, Store, StoredRuns, precompute_study
 
 PAPER = "counteranimal"
-ARTEFACTS = ("table08",)  # the notebooks that read this study
+ARTEFACTS = ("table08", "claims")  # the notebooks that read this study (claims: the ledger on ours)
 SOURCES = ("digits", "mnist")
 COLOUR_ON = ("foreground", "background")
 METHODS = {"contrastive": "Contrastive", "supervised": "Supervised"}  # ours -> the paper's label
