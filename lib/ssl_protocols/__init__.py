@@ -5,7 +5,8 @@ correlations, Fig. 2 and S.3, and which reading of the paper reproduces its quot
 `shift_groups` (ID-vs-OOD correlations overall and per domain-shift group, Fig. 2 right, 3, S.2),
 `scatter` (Fig. 5's LP-vs-FT regression, Fig. 6/S.1's ID-vs-OOD panels), `batch_norm` (Sec. 4.3,
 Fig. 4), `survey` (Table S.1), `seed_study` (S.7), `inaturalist` (what is printed for Figs. S.4/S.5),
-`tables` (renderings of S.1–S.8), `audit` and `claims` (the claims ledger).
+`tables` (renderings of S.1–S.8), `rho_panels` (the one Spearman ρ colour scale and the heatmap
+panel rows of Figs. 2, 3, S.2–S.4, the paper's and ours), `audit` and `claims` (the claims ledger).
 """
 
 from ..lazy import lazy

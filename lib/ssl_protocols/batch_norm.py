@@ -121,34 +121,102 @@ def figure04_frame(metric: str = "top1", models: tuple[str, ...] = FIGURE04_MODE
     return pd.DataFrame(rows)
 
 
+# What an empty bar means, per source: the paper did not print it; our study does not run it.
+MISSING_BAR = {"paper": "n/p", "ours": "n/r"}
+BAR_COLOURS = ((-0.2, False, "#9ecae1"), (0.2, True, "#08519c"))
+
+
+def _draw_bar_panel(ax, part: pd.DataFrame, missing: str, ylabel: str) -> None:
+    """One model's bar pairs (without / with batch norm) per dataset and protocol, ordered by
+    optimizer steps where known; bars without a value are marked `missing`."""
+    import numpy as np
+
+    part = part.assign(order=part["steps"].fillna(-1)).sort_values(["order", "dataset"], kind="stable")
+    labels = list(dict.fromkeys(zip(part["dataset"], part["protocol"], part["order"])))
+    x = np.arange(len(labels))
+    for offset, batch_norm, colour in BAR_COLOURS:
+        values = [part[(part["dataset"] == d) & (part["protocol"] == p) & (part["batch_norm"] == batch_norm)]["accuracy"].item()
+                  for d, p, _ in labels]
+        ax.bar(x + offset, np.nan_to_num(values), width=0.4, color=colour,
+               label="with batch norm" if batch_norm else "without batch norm")
+        for xi, v in zip(x + offset, values):
+            if np.isnan(v):
+                ax.text(xi, 1, missing, rotation=90, ha="center", va="bottom", fontsize=6, color="grey")
+    ax.set_xticks(x)
+    ax.set_xticklabels([f"{d} {p} ({int(s):,} steps)" if s >= 0 else f"{d} {p}" for d, p, s in labels],
+                       rotation=90, fontsize=7)
+    ax.set_ylabel(ylabel)
+
+
 def draw_figure04(frame: pd.DataFrame):
     """Fig. 4 as far as printed: per model, accuracy without / with batch norm per dataset and protocol,
     ordered by optimizer steps where known; unprinted bars are marked `n/p`."""
     import matplotlib.pyplot as plt
-    import numpy as np
 
     models = list(dict.fromkeys(frame["model"]))
     fig, axes = plt.subplots(1, len(models), figsize=(6.2 * len(models), 4.2), squeeze=False, sharey=True)
     for ax, model in zip(axes[0], models):
-        part = frame[frame["model"] == model]
-        part = part.assign(order=part["steps"].fillna(-1)).sort_values(["order", "dataset"], kind="stable")
-        labels = list(dict.fromkeys(zip(part["dataset"], part["protocol"], part["order"])))
-        x = np.arange(len(labels))
-        for offset, batch_norm, colour in ((-0.2, False, "#9ecae1"), (0.2, True, "#08519c")):
-            values = [part[(part["dataset"] == d) & (part["protocol"] == p) & (part["batch_norm"] == batch_norm)]["accuracy"].item()
-                      for d, p, _ in labels]
-            ax.bar(x + offset, np.nan_to_num(values), width=0.4, color=colour,
-                   label="with batch norm" if batch_norm else "without batch norm")
-            for xi, v in zip(x + offset, values):
-                if np.isnan(v):
-                    ax.text(xi, 1, "n/p", rotation=90, ha="center", va="bottom", fontsize=6, color="grey")
-        ax.set_xticks(x)
-        ax.set_xticklabels([f"{d} {p} ({int(s):,} steps)" if s >= 0 else f"{d} {p}" for d, p, s in labels],
-                           rotation=90, fontsize=7)
+        _draw_bar_panel(ax, frame[frame["model"] == model], MISSING_BAR["paper"], "top-1 accuracy (%)")
         ax.set_title(model)
-        ax.set_ylabel("top-1 accuracy (%)")
     axes[0, 0].set_ylim(0, 112)
     axes[0, 0].legend(fontsize=7, loc="upper center", ncol=2)
     fig.suptitle("Fig. 4 from Table S.2: fine-tuning with and without batch norm (n/p = not printed)", fontsize=10)
     fig.tight_layout()
     return fig
+
+
+def paper_and_ours_figure04(frame: pd.DataFrame, titles: tuple[str, str], ylabel: str = "top-1 accuracy (%)"):
+    """Fig. 4's bars for the paper's two models (top) and our two (bottom), from `figure04_frame`-shaped
+    rows with a `source` column, on one 0–100 % axis: n/p = not printed, n/r = not run by our study."""
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure(figsize=(12.4, 10.5), layout="constrained")
+    for subfig, source, title in zip(fig.subfigures(2, 1), ("paper", "ours"), titles):
+        part = frame[frame["source"] == source]
+        models = list(dict.fromkeys(part["model"]))
+        axes = subfig.subplots(1, max(len(models), 1), squeeze=False, sharey=True)
+        for ax, model in zip(axes[0], models):
+            _draw_bar_panel(ax, part[part["model"] == model], MISSING_BAR[source], ylabel)
+            ax.set_title(model, fontsize=9)
+        axes[0, 0].set_ylim(0, 112)
+        axes[0, 0].legend(fontsize=7, loc="upper center", ncol=2)
+        subfig.suptitle(title, fontsize=10)
+    return fig
+
+
+def study_fine_tuning_steps(train_labels, settings_blocks: dict[str, dict], fractions: dict[str, float]) -> dict[str, int]:
+    """Optimizer steps of our study's in-domain fine-tuning protocols (`FT` and the few-shot ones):
+    the training split's size (or its class-balanced fraction), the block's batch size (capped at the
+    subset's size, as the study does) and epochs, last batch kept."""
+    from ..data.subsets import per_class_count
+
+    labels = list(train_labels)
+    classes = len(set(labels))
+    steps = {"FT": optimizer_steps(len(labels), settings_blocks["finetune"]["batch_size"],
+                                   settings_blocks["finetune"]["epochs"])}
+    block = settings_blocks["fewshot_finetune"]
+    for protocol, fraction in fractions.items():
+        images = per_class_count(train_labels, fraction) * classes
+        steps[protocol] = optimizer_steps(images, min(block["batch_size"], images), block["epochs"])
+    return steps
+
+
+def our_figure04_frame(accuracies: pd.DataFrame, models: list[str], in_domain: str,
+                       steps: dict[str, int] | None = None) -> pd.DataFrame:
+    """`figure04_frame`'s rows for our study's `models`: in domain FT, FT-10 % and FT-1 % without and
+    with the batch-norm head, and FT on each OOD domain; FT with batch norm is not run (NaN)."""
+    wide = wide_scores(accuracies)
+    steps = steps or {}
+    columns = {"FT": ("FT", None), "FT-10%": ("FT10%", "FT10%_BN"), "FT-1%": ("FT1%", "FT1%_BN")}
+    datasets = list(dict.fromkeys(wide.columns.get_level_values(0)))
+    rows = []
+    for model in models:
+        for dataset in datasets:
+            for protocol, (plain, normalised) in columns.items() if dataset == in_domain else [("FT", ("FT", None))]:
+                for batch_norm, column in ((False, plain), (True, normalised)):
+                    value = wide.loc[model, (dataset, column)] if column and (dataset, column) in wide.columns else math.nan
+                    rows.append({"model": model, "dataset": dataset, "protocol": protocol, "batch_norm": batch_norm,
+                                 "accuracy": value,
+                                 "steps": steps.get(protocol, math.nan) if dataset == in_domain else math.nan,
+                                 "printed": not math.isnan(value)})
+    return pd.DataFrame(rows)

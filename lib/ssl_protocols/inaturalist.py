@@ -5,9 +5,11 @@ batch sizes (Table S.4), its domain-shift groups (Table S.6) and two seed-study 
 from __future__ import annotations
 
 import pandas as pd
+from matplotlib.figure import Figure
 
 from .. import published
 from .accuracies import model_label, published_accuracies
+from .rho_panels import RhoPanel, RhoRow, draw_rho_rows
 from .seed_study import S7_TO_S2_METHOD, S7_TO_S2_PROTOCOL, seed_runs
 
 PAPER = "ssl_protocols"
@@ -60,23 +62,21 @@ def figure_s4_cells() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def draw_unprinted_matrices(cells: pd.DataFrame, title: str):
-    """One grey ID × OOD grid per target, every cell marked `n/p` (not printed)."""
-    import matplotlib.pyplot as plt
+def target_panels(cells: pd.DataFrame, missing: str = "n/p") -> list[RhoPanel]:
+    """Fig. S.4's panels from cells `target, ood_protocol, id_protocol, rho`: per target, ID × OOD
+    protocols, NaN cells marked `missing`."""
+    panels = []
+    for target in dict.fromkeys(cells["target"]):
+        part = cells[cells["target"] == target]
+        matrix = part.pivot(index="id_protocol", columns="ood_protocol", values="rho")
+        matrix = matrix.loc[list(dict.fromkeys(part["id_protocol"])), list(dict.fromkeys(part["ood_protocol"]))]
+        panels.append(RhoPanel(target, matrix.rename(columns=lambda p: f"OOD {p}"), missing=missing))
+    return panels
 
-    fig, axes = plt.subplots(1, len(TARGETS), figsize=(3.6 * len(TARGETS), 3.4), squeeze=False)
-    for ax, target in zip(axes[0], TARGETS):
-        ax.imshow([[0.85] * len(OOD_PROTOCOLS)] * len(ID_PROTOCOLS), cmap="Greys", vmin=0, vmax=1, aspect="auto")
-        for y in range(len(ID_PROTOCOLS)):
-            for x in range(len(OOD_PROTOCOLS)):
-                ax.text(x, y, "n/p", ha="center", va="center", fontsize=8, color="dimgrey")
-        ax.set_xticks(range(len(OOD_PROTOCOLS)), [f"OOD {p}" for p in OOD_PROTOCOLS])
-        ax.set_yticks(range(len(ID_PROTOCOLS)), [f"ID {p}" for p in ID_PROTOCOLS])
-        ax.set_title(f"iNat mini, {target}")
-        ax.grid(False)
-    fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
-    return fig
+
+def draw_unprinted_matrices(cells: pd.DataFrame, title: str) -> Figure:
+    """One ID × OOD grid per target on the ρ scale, every cell hatched and marked `n/p` (not printed)."""
+    return draw_rho_rows([RhoRow("", target_panels(cells.assign(target="iNat mini, " + cells["target"])))], suptitle=title)
 
 
 def draw_seed_points(points: pd.DataFrame, title: str):

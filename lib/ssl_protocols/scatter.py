@@ -9,6 +9,7 @@ of the mean response instead, which is deterministic and close to the bootstrap 
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,11 +32,23 @@ BACKBONE_SWITCH_METHODS = ("DINO", "MoCo v3")  # the two methods printed with bo
 SCATTER_COLUMNS = {"kNN": "kNN_N", "LP": "LP_BN", "FT": "FT"}
 IMAGENET_D_MEAN = "ImageNet-D (mean of 6)"
 FIGURE06_DATASETS = COMPLETE_OOD_DATASETS + (IMAGENET_D_MEAN,)
+# Our zoo's pre-training objectives (`lib.train.objectives`) in the paper's two families; a randomly
+# initialised backbone (`none`) is neither.
+OBJECTIVE_FAMILIES = {"supervised": "discriminative", "simclr": "discriminative", "rotation": "discriminative",
+                      "masked": "generative", "none": "no pre-training"}
+FAMILY_COLOURS = {"discriminative": "tab:blue", "generative": "tab:orange", "no pre-training": "tab:grey"}
 
 
 def family(method: str) -> str:
-    """`generative` (masked image modelling) or `discriminative`."""
+    """`generative` (masked image modelling) or `discriminative`; for our zoo's objectives, their family."""
+    if method in OBJECTIVE_FAMILIES:
+        return OBJECTIVE_FAMILIES[method]
     return "generative" if method in GENERATIVE_METHODS else "discriminative"
+
+
+def backbone_marker(backbone: str) -> str:
+    """The marker of a backbone in every scatter: triangle for a ViT, circle for a ResNet."""
+    return "^" if "vit" in backbone.lower() else "o"
 
 
 @dataclass(frozen=True)
@@ -107,8 +120,6 @@ def backbone_switches(frame: pd.DataFrame) -> pd.DataFrame:
 
 def draw_lp_vs_ft(frame: pd.DataFrame, fit: LinearFit, ax: plt.Axes) -> None:
     """Fig. 5's layout: colour = family, marker = backbone, dotted identity, fit with its band."""
-    colours = {"discriminative": "tab:blue", "generative": "tab:orange"}
-    markers = {"RN-50": "o", "ViT-B/16": "^"}
     low = min(frame["LP"].min(), frame["FT"].min()) - 3
     high = max(frame["LP"].max(), frame["FT"].max()) + 3
     ax.plot([low, high], [low, high], ":", color="grey", label="equal accuracy")
@@ -117,7 +128,7 @@ def draw_lp_vs_ft(frame: pd.DataFrame, fit: LinearFit, ax: plt.Axes) -> None:
     ax.fill_between(xs, band_low, band_high, color="black", alpha=0.12, label=f"{fit.level:.0%} band")
     ax.plot(xs, fit.predict(xs), "-", color="black", lw=1.2, label="linear fit")
     for (fam, backbone), part in frame.groupby(["family", "backbone"], sort=True):
-        ax.scatter(part["LP"], part["FT"], c=colours[fam], marker=markers[backbone], s=38,
+        ax.scatter(part["LP"], part["FT"], c=FAMILY_COLOURS[fam], marker=backbone_marker(backbone), s=38,
                    edgecolor="white", linewidth=0.5, label=f"{fam}, {backbone}", zorder=3)
     for row in frame.itertuples():
         ax.annotate(row.method, (row.LP, row.FT), fontsize=6, xytext=(3, 2), textcoords="offset points")
@@ -166,9 +177,12 @@ def panel_statistics(points: pd.DataFrame) -> pd.DataFrame:
     """Per panel: number of models, Spearman's r (as in the figures), Pearson's r (linearity), mean OOD - ID."""
     rows = []
     for (metric, dataset, protocol), part in points.groupby(["metric", "dataset", "protocol"], sort=False):
+        with warnings.catch_warnings():  # a constant column (top-5 of two classes) has no rank correlation: NaN
+            warnings.simplefilter("ignore", stats.ConstantInputWarning)
+            spearman = part["id"].corr(part["ood"], method="spearman")
         rows.append({
             "metric": metric, "dataset": dataset, "protocol": protocol, "n_models": len(part),
-            "spearman": part["id"].corr(part["ood"], method="spearman"),
+            "spearman": spearman,
             "pearson": part["id"].corr(part["ood"], method="pearson"),
             "mean ood - id": float((part["ood"] - part["id"]).mean()),
             "models with ood < id": int((part["ood"] < part["id"]).sum()),
@@ -191,43 +205,87 @@ def near_ties(points: pd.DataFrame, id_within: float = 0.5, ood_apart: float = 1
                                        "ood a", "ood b", "ood gap"])
 
 
+def _draw_grid(axes: np.ndarray, points: pd.DataFrame, statistics: pd.DataFrame, rows: list[str],
+               panels: list[tuple[str, str]], id_label: str, limits: tuple[float, float] | None = None) -> None:
+    """Fill `axes` (rows × panels): ID vs OOD per dataset and (metric, protocol), colour = family,
+    marker = backbone, dotted identity, each panel's Spearman r and n; with `limits`, every panel on
+    those axes and empty panels marked `no points`."""
+    stats_by_panel = statistics.set_index(["metric", "dataset", "protocol"])
+    for r, dataset in enumerate(rows):
+        for c, (metric, protocol) in enumerate(panels):
+            ax = axes[r, c]
+            part = points[(points["dataset"] == dataset) & (points["metric"] == metric) & (points["protocol"] == protocol)]
+            for (fam, backbone), sub in part.groupby(["family", "backbone"], sort=True):
+                ax.scatter(sub["id"], sub["ood"], c=FAMILY_COLOURS[fam], marker=backbone_marker(backbone), s=14,
+                           edgecolor="white", linewidth=0.3)
+            if len(part):
+                low = min(part["id"].min(), part["ood"].min()) if limits is None else limits[0]
+                high = max(part["id"].max(), part["ood"].max()) if limits is None else limits[1]
+                ax.plot([low, high], [low, high], ":", color="grey", lw=0.8)
+                s = stats_by_panel.loc[(metric, dataset, protocol)]
+                rho = (f"r = {s['spearman']:.2f}" if np.isfinite(s["spearman"])
+                       else "r undefined (n < 3)" if s["n_models"] < 3 else "r undefined (constant)")
+                ax.text(0.03, 0.97, f"{rho}\nn = {int(s['n_models'])}", transform=ax.transAxes, va="top", fontsize=7)
+            elif limits is not None:
+                ax.text(0.5, 0.5, "no points", transform=ax.transAxes, ha="center", va="center", color="grey", fontsize=7)
+            if limits is not None:
+                ax.set(xlim=limits, ylim=limits)
+            if r == 0:
+                ax.set_title(f"{protocol} ({metric})", fontsize=8)
+            if c == 0:
+                ax.set_ylabel(f"{dataset}\nOOD %", fontsize=7)
+            if r == len(rows) - 1:
+                ax.set_xlabel(id_label, fontsize=7)
+            ax.tick_params(labelsize=6)
+
+
+def _family_legend(fig, points: pd.DataFrame, **options) -> None:
+    import matplotlib.pyplot as plt
+
+    present = sorted(set(zip(points["family"], points["backbone"])))
+    handles = [plt.Line2D([], [], ls="", marker=backbone_marker(b), color=FAMILY_COLOURS[f], label=f"{f}, {b}")
+               for f, b in present]
+    fig.legend(handles=handles, ncol=min(len(handles), 6), fontsize=7, **options)
+
+
 def draw_scatter_grid(points: pd.DataFrame, statistics: pd.DataFrame, title: str) -> plt.Figure:
     """Rows: datasets; columns: metric × protocol; each panel ID vs OOD with its Spearman r and n."""
     import matplotlib.pyplot as plt
 
     datasets = list(dict.fromkeys(points["dataset"]))
     panels = list(dict.fromkeys(zip(points["metric"], points["protocol"])))
-    colours = {"discriminative": "tab:blue", "generative": "tab:orange"}
-    markers = {"RN-50": "o", "ViT-B/16": "^"}
     fig, axes = plt.subplots(len(datasets), len(panels), figsize=(2.3 * len(panels), 2.2 * len(datasets)),
                              squeeze=False)
-    stats_by_panel = statistics.set_index(["metric", "dataset", "protocol"])
-    for r, dataset in enumerate(datasets):
-        for c, (metric, protocol) in enumerate(panels):
-            ax = axes[r, c]
-            part = points[(points["dataset"] == dataset) & (points["metric"] == metric) & (points["protocol"] == protocol)]
-            for (fam, backbone), sub in part.groupby(["family", "backbone"], sort=True):
-                ax.scatter(sub["id"], sub["ood"], c=colours[fam], marker=markers[backbone], s=14,
-                           edgecolor="white", linewidth=0.3)
-            if len(part):
-                low = min(part["id"].min(), part["ood"].min())
-                high = max(part["id"].max(), part["ood"].max())
-                ax.plot([low, high], [low, high], ":", color="grey", lw=0.8)
-                s = stats_by_panel.loc[(metric, dataset, protocol)]
-                ax.text(0.03, 0.97, f"r = {s['spearman']:.2f}\nn = {int(s['n_models'])}", transform=ax.transAxes,
-                        va="top", fontsize=7)
-            if r == 0:
-                ax.set_title(f"{protocol} ({metric})", fontsize=8)
-            if c == 0:
-                ax.set_ylabel(f"{dataset}\nOOD %", fontsize=7)
-            if r == len(datasets) - 1:
-                ax.set_xlabel("ImageNet (ID) %", fontsize=7)
-            ax.tick_params(labelsize=6)
-    present = sorted(set(zip(points["family"], points["backbone"])))
-    handles = [plt.Line2D([], [], ls="", marker=markers[b], color=colours[f], label=f"{f}, {b}") for f, b in present]
-    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7, bbox_to_anchor=(0.5, -0.01))
+    _draw_grid(axes, points, statistics, datasets, panels, "ImageNet (ID) %")
+    _family_legend(fig, points, loc="lower center", bbox_to_anchor=(0.5, -0.01))
     fig.suptitle(title, fontsize=10)
     fig.tight_layout(rect=(0, 0.03, 1, 0.98))
+    return fig
+
+
+def paper_and_ours_scatter_grid(points: pd.DataFrame, rows: dict[str, list[str]], id_labels: dict[str, str],
+                                titles: tuple[str, str], metrics: tuple[str, ...] = ("top1", "top5"),
+                                protocols: tuple[str, ...] = tuple(SCATTER_COLUMNS)) -> plt.Figure:
+    """Fig. 6's grid for the paper's points (top block) and ours (bottom block), drawn alike: rows =
+    each source's datasets (`rows[source]`), columns = metric × protocol, every panel on 0–100 % axes
+    with its Spearman r and n. `points`: `source, metric, dataset, protocol, model, family, backbone, id, ood`."""
+    import matplotlib.pyplot as plt
+
+    panels = [(m, p) for m in metrics for p in protocols]
+    heights = [len(rows[s]) + 0.9 for s in ("paper", "ours")]
+    fig = plt.figure(figsize=(2.1 * len(panels) + 0.8, 2.0 * sum(heights) + 0.5))
+    for subfig, source, title, height in zip(fig.subfigures(2, 1, height_ratios=heights), ("paper", "ours"), titles, heights):
+        part = points[points["source"] == source]
+        margin = 0.45 / height  # fixed margins (a layout engine costs seconds on a grid this size)
+        axes = subfig.subplots(len(rows[source]), len(panels), squeeze=False, sharex=True, sharey=True,
+                               gridspec_kw={"left": 0.07, "right": 0.99, "top": 1 - margin, "bottom": margin * 1.2,
+                                            "hspace": 0.25, "wspace": 0.12})
+        _draw_grid(axes, part, panel_statistics(part), rows[source], panels, id_labels[source], limits=(0, 100))
+        for ax in axes.flat:
+            ax.set_xticks([0, 50, 100])
+            ax.set_yticks([0, 50, 100])
+        subfig.suptitle(title, fontsize=10, y=1 - 0.1 / height)
+    _family_legend(fig, points, loc="lower center", bbox_to_anchor=(0.5, -0.02))
     return fig
 
 
@@ -238,30 +296,27 @@ def xy_points(frame: pd.DataFrame, is_x: pd.Series, on: list[str]) -> pd.DataFra
     return frame[~is_x].rename(columns={"value": "y"}).merge(xs, on=on)
 
 
-def paper_and_ours_scatter(points: pd.DataFrame, *, hue: str, xlabel: str, ylabel: str,
-                           titles: tuple[str, str] = ("paper", "ours"), fit_level: float | None = None,
-                           annotate: str | None = None) -> plt.Figure:
-    """The paper's points and ours (`xy_points` of one tidy frame) as two panels with the same axes
-    (accuracy %, 0–100) and colours (`hue`), the dotted identity on both; with `fit_level`, each
-    panel's least-squares line and its `fit_level` confidence band; `annotate` labels each point."""
+def paper_and_ours_scatter(points: pd.DataFrame, *, xlabel: str, ylabel: str,
+                           titles: tuple[str, str] = ("paper", "ours"), fit_level: float | None = None) -> plt.Figure:
+    """The paper's points and ours (`xy_points` of one tidy frame, with `family` and `backbone`
+    columns) as two panels with the same axes (accuracy %, 0–100), colour = family and marker =
+    backbone as in Fig. 5, the dotted identity on both; with `fit_level`, each panel's least-squares
+    line and its `fit_level` confidence band."""
     import matplotlib.pyplot as plt
 
-    colours = dict(zip(dict.fromkeys(points[hue]), plt.rcParams["axes.prop_cycle"].by_key()["color"] * 10))
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.4), sharex=True, sharey=True)
     for ax, source, title in zip(axes, ("paper", "ours"), titles):
         part = points[points["source"] == source]
-        ax.plot([0, 100], [0, 100], ":", color="grey", lw=0.8)
+        ax.plot([0, 100], [0, 100], ":", color="grey", lw=0.8, label="equal accuracy")
         if fit_level is not None and len(part) >= 3:
             fit = linear_fit(part["x"], part["y"], fit_level)
             xs = np.linspace(part["x"].min(), part["x"].max(), 100)
             low, high = fit.band(xs)
             ax.fill_between(xs, low, high, color="black", alpha=0.12, label=f"{fit_level:.0%} band")
             ax.plot(xs, fit.predict(xs), "-", color="black", lw=1.1, label="linear fit")
-        for value, sub in part.groupby(hue, sort=False):
-            ax.scatter(sub["x"], sub["y"], s=18, color=colours[value], edgecolor="white", linewidth=0.4,
-                       label=value, zorder=3)
-        for row in part.itertuples() if annotate else ():
-            ax.annotate(getattr(row, annotate), (row.x, row.y), fontsize=5, xytext=(2, 2), textcoords="offset points")
+        for (fam, backbone), sub in part.groupby(["family", "backbone"], sort=True):
+            ax.scatter(sub["x"], sub["y"], s=22, c=FAMILY_COLOURS[fam], marker=backbone_marker(backbone),
+                       edgecolor="white", linewidth=0.4, label=f"{fam}, {backbone}", zorder=3)
         ax.set(xlim=(0, 100), ylim=(0, 100), xlabel=xlabel, title=title)
         ax.title.set_fontsize(9)
         ax.legend(fontsize=6, loc="upper left")

@@ -20,19 +20,28 @@ off after 10 of the 26 models. `ShiftGroup.missing` names what is absent.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 from scipy import stats
 
 from .. import published
 from ..metrics.correlation import spearman_confidence_interval
 from .accuracies import published_accuracies
+from .rho_panels import RhoPanel, RhoRow, draw_rho_rows
 
 PAPER = "ssl_protocols"
 IN_DOMAIN = "Imagenet"
 GROUPS = ("Coarse", "Fine", "Category", "Style")
+# Our mini domains' shift groups (`lib.data.shifts`) and the Table S.6 group(s) each stands in for.
+MINI_GROUP_COUNTERPARTS = {"granularity": "Coarse, Fine", "categorical": "Category", "style": "Style"}
+# The order groups are drawn in, the paper's and ours alike, and the granularity groups a white rule
+# separates from the groups of shift (Coarse, Fine | Category, Style).
+GROUP_ORDER = (*GROUPS, *MINI_GROUP_COUNTERPARTS)
+GRANULARITY_GROUPS = ("Coarse", "Fine", "granularity")
 AGGREGATES = ("mean_accuracy", "mean_correlation")
 ID_PROTOCOLS = ("kNN", "LP", "FT", "FT-10%", "FT-1%")
 OOD_PROTOCOLS = ("kNN", "LP", "FT")
@@ -279,31 +288,40 @@ def correlation_difference(r1: float, n1: int, r2: float, n2: int) -> tuple[floa
     return float(z), float(2 * stats.norm.sf(abs(z)))
 
 
-def draw_group_panels(long: pd.DataFrame, title: str):
+def in_group_order(groups: Iterable[str]) -> list[str]:
+    """The distinct `groups` in the order Fig. 3 draws them (`GROUP_ORDER`; unknown ones last)."""
+    return sorted(dict.fromkeys(groups), key=lambda g: GROUP_ORDER.index(g) if g in GROUP_ORDER else len(GROUP_ORDER))
+
+
+def group_labels(cells: pd.DataFrame) -> dict[str, str]:
+    """Each group's column label in Fig. 3 / S.2: its name, its smallest n, `*` if Table S.6 lists
+    datasets the text does not print (cells from `group_correlations`)."""
+    n = cells.groupby("group")["n_models"].min()
+    missing = cells.groupby("group")["missing"].first()
+    return {g: f"{g}\nn={n[g]}" + ("*" if missing[g] else "") for g in n.index}
+
+
+def group_row(cells: pd.DataFrame, title: str, labels: Mapping[str, str] | None = None, missing: str = "") -> RhoRow:
+    """One source's Fig. 3 panels from cells `group, ood_protocol, id_protocol, rho`: one per OOD
+    protocol, ID protocols × groups in the paper's order (a white rule after the granularity groups),
+    columns labelled by `labels`, the row where the ID protocol is the panel's boxed."""
+    groups = in_group_order(cells["group"])
+    split = sum(g in GRANULARITY_GROUPS for g in groups)
+    panels = []
+    for ood in dict.fromkeys(cells["ood_protocol"]):
+        part = cells[cells["ood_protocol"] == ood]
+        matrix = part.pivot(index="id_protocol", columns="group", values="rho")
+        matrix = matrix.loc[list(dict.fromkeys(part["id_protocol"])), groups]
+        matrix.columns = [(labels or {}).get(g, g) for g in groups]
+        panels.append(RhoPanel(f"OOD {ood}", matrix, boxed=ood, split=split if 0 < split < len(groups) else 0,
+                               missing=missing))
+    return RhoRow(title, panels)
+
+
+PAPER_GROUP_NOTE = "* group includes iNaturalist target(s), not printed; Style: ImageNet-D printed for 10 of 26 models"
+
+
+def draw_group_panels(long: pd.DataFrame, title: str) -> Figure:
     """Fig. 3 / S.2 layout: one heatmap per OOD protocol, ID protocols × groups (Coarse, Fine | Category,
     Style); a black frame where the ID and OOD protocol are the same; each column says its n."""
-    import matplotlib.pyplot as plt
-    import seaborn as sns
-    from matplotlib.patches import Rectangle
-
-    oods = list(dict.fromkeys(long["ood_protocol"]))
-    fig, axes = plt.subplots(1, len(oods), figsize=(4.1 * len(oods), 4.0), squeeze=False)
-    for ax, ood in zip(axes[0], oods):
-        part = long[long["ood_protocol"] == ood]
-        matrix = part.pivot(index="id_protocol", columns="group", values="rho")
-        matrix = matrix.loc[list(dict.fromkeys(part["id_protocol"])), list(GROUPS)]
-        n = part.groupby("group")["n_models"].min()
-        labels = [f"{g}\nn={n[g]}" + ("*" if part.loc[part["group"] == g, "missing"].iloc[0] else "") for g in GROUPS]
-        sns.heatmap(matrix, annot=True, fmt=".2f", vmin=0, vmax=1, cmap="viridis", cbar=ax is axes[0, -1],
-                    cbar_kws={"label": "Spearman ρ"}, xticklabels=labels, ax=ax)
-        ax.axvline(2, color="white", lw=3)
-        if ood in list(matrix.index):
-            ax.add_patch(Rectangle((0, list(matrix.index).index(ood)), len(GROUPS), 1, fill=False, edgecolor="black", lw=2))
-        ax.set_title(f"OOD {ood}")
-        ax.set_xlabel("")
-        ax.set_ylabel("ID protocol" if ax is axes[0, 0] else "")
-    fig.suptitle(title, fontsize=10)
-    fig.text(0.5, -0.02, "* group includes iNaturalist target(s), not printed; Style: ImageNet-D printed for 10 of 26 "
-             "models", ha="center", fontsize=8)
-    fig.tight_layout()
-    return fig
+    return draw_rho_rows([group_row(long, "", group_labels(long))], suptitle=title, note=PAPER_GROUP_NOTE)

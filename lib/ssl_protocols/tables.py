@@ -125,13 +125,60 @@ def _tick_heatmap(matrix: pd.DataFrame, ax: plt.Axes, title: str) -> None:
     ax.set_ylabel("")
 
 
+# Block 1 of Tables S.2/S.3 (complete for all 26 models); block 2 is ImageNet-D, cut off after 10.
+BLOCK_1_DATASETS = ("Imagenet", "PascalVOC", "Cifar100", "Caltech-256", "CUB")
+
+
+def accuracy_blocks(datasets: list[str]) -> list[tuple[str, list[str]]]:
+    """Tables S.2/S.3's two printed blocks of `datasets` (in order): `(title, datasets)`."""
+    return [("block 1: ImageNet and four OOD datasets", [d for d in datasets if d in BLOCK_1_DATASETS]),
+            ("block 2: ImageNet-D (cut off after 10 models)", [d for d in datasets if d not in BLOCK_1_DATASETS])]
+
+
+def paper_and_ours_accuracy_blocks(frame: pd.DataFrame, blocks: dict[str, list[tuple[str, list[str]]]],
+                                   titles: tuple[str, str], cbar_label: str,
+                                   marked: pd.Series | None = None) -> plt.Figure:
+    """Tables S.2/S.3's layout for the paper's accuracies (top) and ours (bottom) from one tidy frame
+    (`lib.results`): per source its `blocks` (rows = models in order, columns = dataset · protocol),
+    every block on one viridis 0–100 scale, blank where nothing is printed or run; cells where
+    `marked` (aligned with `frame`) is true carry a dagger."""
+    from ..plotting import heatmap
+
+    marked = pd.Series(False, index=frame.index) if marked is None else marked
+    shapes = {s: [(frame.loc[(frame["source"] == s) & frame["eval_dataset"].isin(d), "model"].nunique(), d) for _, d in blocks[s]]
+              for s in ("paper", "ours")}
+    heights = {s: [0.3 * rows + 2.4 for rows, _ in shapes[s]] for s in shapes}
+    columns = max(frame[frame["eval_dataset"].isin(d)].groupby(["eval_dataset", "method"]).ngroups
+                  for s in blocks for _, d in blocks[s])
+    fig = plt.figure(figsize=(0.55 * columns + 4, sum(map(sum, heights.values())) + 1.0))
+    for subfig, source, title in zip(fig.subfigures(2, 1, height_ratios=[sum(heights[s]) for s in ("paper", "ours")]),
+                                     ("paper", "ours"), titles):
+        total = sum(heights[source])  # fixed margins, in inches (a layout engine costs seconds here)
+        axes = subfig.subplots(len(blocks[source]), 1, squeeze=False, height_ratios=heights[source],
+                               gridspec_kw={"left": 2.2 / (0.55 * columns + 4), "right": 0.97, "top": 1 - 0.5 / total,
+                                            "bottom": 1.9 / total, "hspace": 2.3 / (total / len(blocks[source]))})
+        for ax, (block, datasets) in zip(axes[:, 0], blocks[source]):
+            part = frame[(frame["source"] == source) & frame["eval_dataset"].isin(datasets)]
+            cells = list(dict.fromkeys(zip(part["eval_dataset"], part["method"])))
+            wide = part.pivot_table(index="model", columns=["eval_dataset", "method"], values="value", sort=False)
+            wide = wide.reindex(index=list(dict.fromkeys(part["model"])), columns=pd.MultiIndex.from_tuples(cells))
+            flags = part.assign(flag=marked[part.index]).pivot_table(index="model", columns=["eval_dataset", "method"],
+                                                                     values="flag", aggfunc="any", sort=False)
+            flags = flags.reindex(index=wide.index, columns=wide.columns).fillna(False).astype(bool)
+            text = wide.map(lambda v: "" if np.isnan(v) else f"{v:.0f}") + flags.map(lambda f: "†" if f else "")
+            wide.columns = text.columns = [f"{d} {p}" for d, p in cells]
+            heatmap(ax, wide, annot=text, vmin=0, vmax=100, cbar=True, title=block)
+            ax.collections[0].colorbar.set_label(cbar_label)
+            ax.tick_params(axis="both", labelsize=7)
+        subfig.suptitle(title, fontsize=10, y=1 - 0.15 / total)
+    return fig
+
+
 def _accuracy_heatmaps(metric: str) -> tuple[plt.Figure, pd.DataFrame]:
     frame = published_accuracies(metric)
     order = list(dict.fromkeys(frame["model"]))
-    blocks = [[d for d in dict.fromkeys(frame["dataset"]) if d in ("Imagenet", "PascalVOC", "Cifar100", "Caltech-256", "CUB")],
-              [d for d in dict.fromkeys(frame["dataset"]) if d not in ("Imagenet", "PascalVOC", "Cifar100", "Caltech-256", "CUB")]]
     fig, axes = plt.subplots(2, 1, figsize=(19, 15), gridspec_kw={"height_ratios": [26, 12]})
-    for ax, datasets, label in zip(axes, blocks, ("block 1: ImageNet and four OOD datasets", "block 2: ImageNet-D (cut off after 10 models)")):
+    for ax, (label, datasets) in zip(axes, accuracy_blocks(list(dict.fromkeys(frame["dataset"])))):
         part = frame[frame["dataset"].isin(datasets)]
         columns = list(dict.fromkeys(zip(part["dataset"], part["protocol"])))
         wide = part.pivot(index="model", columns=["dataset", "protocol"], values="value")

@@ -131,7 +131,24 @@ print(format_ledger(ledger(claims_for("figure03"))))
 # pre-trained on the digits with different objectives (supervised, SimCLR, rotation, masked
 # reconstruction, none), every protocol of the paper run on the in-domain digits and on shifted or
 # re-labelled domains; at `full` the paper's 26 checkpoints and datasets (settings: the file the
-# `study_params` parameter names). Here: the ID-vs-OOD correlations per shift group of Fig. 3 (our groups: style, granularity, categorical). The figure `figure03_ours` draws the paper's numbers (left, "paper: …") and ours (right, "ours (<tier>, <n> models): …") with one function, on one colour scale or the same 0–100 % axes; its CSV is both in the one results schema (`source` paper/ours). Our groups and zoo differ from the paper's (the panel titles say how). The finding below is computed from the run, whatever it shows: the quantity behind the paper's claim, a
+# `study_params` parameter names).
+# Here: the ID-vs-OOD correlations per shift group of Fig. 3. The figure `figure03_ours` draws the paper's numbers
+# ("paper: …") and ours ("ours (<tier>, <n> models): …") with one function
+# (`lib.ssl_protocols.rho_panels.draw_rho_rows`, which also draws the redraw above), the paper's row above ours, on
+# one diverging colour scale, Spearman ρ from −1 to 1 (a diverging map because our small zoo gives negative ρ); its
+# CSV holds both in the one results schema (`source` paper/ours). Drawn alike: the paper's protocol-major layout,
+# three panels by OOD protocol (kNN | LP | FT), ID protocols as rows, groups as columns with a white rule between
+# the granularity groups and the groups of shift, a black box where the ID and the OOD protocol match, and each
+# group's OOD accuracy averaged over its datasets before ranking. Our groups stand under the paper's in its order:
+# **granularity** (digits_parity, the digits re-labelled even / odd, 2 classes: a coarser label set of the in-domain
+# images) under Coarse and Fine, which in the paper are two groups of datasets with coarser and finer classes, so
+# ours is one column where the paper has two; **categorical** (photos, 16-way crops of scikit-image photos, no class
+# shared with the digits) under Category; **style** (digits_inverted, digits_rotated: the digit classes in another
+# style) under Style. The mapping is also written under the figure. The paper's groups overlap (Caltech-256 and CUB
+# are in Category too), Coarse, Fine and Category lose their iNaturalist part (the `*` columns) and Style is printed
+# for 10 of the 26 models; ours are disjoint and complete. At mini ours ranks 9 models (four pre-training objectives
+# and an untrained one), the paper up to 26.
+# The finding below is computed from the run, whatever it shows: the quantity behind the paper's claim, a
 # 95 % interval (a seeded bootstrap over models, or a t-interval), and the verdict judged by that interval;
 # with a handful of models every rank correlation is coarse.
 

@@ -80,7 +80,18 @@ Image(filename=str(written[0]))
 # pre-trained on the digits with different objectives (supervised, SimCLR, rotation, masked
 # reconstruction, none), every protocol of the paper run on the in-domain digits and on shifted or
 # re-labelled domains; at `full` the paper's 26 checkpoints and datasets (settings: the file the
-# `study_params` parameter names). Here: the correlations on a re-labelled (granularity) domain, our analogue of the iNaturalist targets of Fig. S.4. The figure `figure_s4_ours` draws the paper's numbers (left, "paper: …") and ours (right, "ours (<tier>, <n> models): …") with one function, on one colour scale or the same 0–100 % axes; its CSV is both in the one results schema (`source` paper/ours). Our groups and zoo differ from the paper's (the panel titles say how). The finding below is computed from the run, whatever it shows: the quantity behind the paper's claim, a
+# `study_params` parameter names).
+# Here: the correlations on a re-labelled domain, our analogue of the iNaturalist targets of Fig. S.4. The figure
+# `figure_s4_ours` draws the paper's panels ("paper: …") and ours ("ours (<tier>, <n> models): …") with one function
+# (`lib.ssl_protocols.rho_panels.draw_rho_rows`, which also draws the redraw above), the paper's row above ours, on
+# one diverging colour scale, Spearman ρ from −1 to 1 (a diverging map because our small zoo gives negative ρ); its
+# CSV holds both in the one results schema (`source` paper/ours). Drawn alike: one ID × OOD protocol grid per
+# target, the redraw's layout. The paper's three targets (Family, Genus, Species) are not printed, so its row is the
+# empty grid, every cell hatched and marked n/p. Ours has **one target (parity) against the paper's three**: the
+# digits re-labelled even / odd (2 classes), a coarser label set of the in-domain images, where the paper's targets
+# are three taxonomic levels of another dataset (1103 classes each). Nothing on the paper side can be compared cell
+# by cell.
+# The finding below is computed from the run, whatever it shows: the quantity behind the paper's claim, a
 # 95 % interval (a seeded bootstrap over models, or a t-interval), and the verdict judged by that interval;
 # with a handful of models every rank correlation is coarse.
 

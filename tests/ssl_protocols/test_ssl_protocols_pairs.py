@@ -33,15 +33,18 @@ def test_pair_holds_paper_and_ours_in_the_schema(study, artefact):
         assert (data["artefact"] == artefact).all() and data["value"].notna().any()
         assert set(data.loc[data["source"] == "paper", "tier"]) == {"published"}
         assert set(data.loc[data["source"] == "ours", "tier"]) == {"tiny"}
-        axes = [ax for ax in fig.axes if ax.get_title()]
-        assert [ax.get_title().split(":")[0] for ax in axes] == ["paper", "ours (tiny, 4 models)"]
+        # two panels titled by source, or (grids of panels) two sub-figures titled by source
+        blocks = [(f.get_suptitle(), f.axes) for f in fig.subfigs] or [(ax.get_title(), [ax]) for ax in fig.axes if ax.get_title()]
+        assert [title.split(":")[0] for title, _ in blocks] == ["paper", "ours (tiny, 4 models)"]
+        axes = [ax for _, block in blocks for ax in block]
         images = [ax.collections[0] for ax in axes if ax.collections and hasattr(ax.collections[0], "get_clim")
                   and ax.collections[0].get_array() is not None and ax.get_xlim() != (0.0, 100.0)]
-        if len(images) == 2:  # heatmaps: one colour scale over both
-            assert images[0].get_clim() == images[1].get_clim()
+        if len(images) >= 2:  # heatmaps: one colour scale over all
+            assert len({image.get_clim() for image in images}) == 1
+        elif any(ax.patches for ax in axes):  # bars: one accuracy axis
+            assert len({ax.get_ylim() for ax in axes}) == 1
         else:  # scatters: the same accuracy axes
-            assert axes[0].get_xlim() == axes[1].get_xlim() == (0.0, 100.0)
-            assert axes[0].get_ylim() == axes[1].get_ylim() == (0.0, 100.0)
+            assert {ax.get_xlim() for ax in axes} == {ax.get_ylim() for ax in axes} == {(0.0, 100.0)}
         assert len(findings) >= 1
     finally:
         plt.close(fig)
@@ -58,7 +61,7 @@ def test_unknown_artefacts_name_the_valid_ones(study):
     assert TABLES == tuple(f"table_s{i}" for i in range(1, 9))
 
 
-def test_table_s2_pair_draws_the_in_domain_blocks_on_one_scale(study):
+def test_table_s2_pair_draws_every_block_on_one_scale(study):
     settings, frame = study
     data, fig, _ = our_panel("table_s2", settings, frame)
     plt.close(fig)
