@@ -55,10 +55,13 @@ def heatmap(ax: plt.Axes, matrix: pd.DataFrame, *, center: float | None = None, 
 
 def paper_and_ours_heatmaps(frame: pd.DataFrame, index: str, columns: str, *, center: float | None = None,
                             fmt: str = ".1f", label: Callable[[str], str] = str,
-                            titles: tuple[str, str] = ("paper", "ours"), paper_rows: bool = False) -> plt.Figure:
+                            titles: tuple[str, str] = ("paper", "ours"), paper_rows: bool = False,
+                            limits: tuple[float, float] | None = None, errors: bool = False) -> plt.Figure:
     """The paper's matrix and ours from one tidy frame (`lib.results`), side by side: one colour
-    scale over both, rows in the paper's order (rows only ours has come after), seeds averaged;
-    with `paper_rows`, ours shows every paper row too (blank where ours has none), so rows line up."""
+    scale over both (`limits`, or the values' range), rows in the paper's order (rows only ours has
+    come after), seeds averaged; with `paper_rows`, ours shows every paper row too (blank where ours
+    has none), so rows line up; with `errors`, each cell reads "mean ± standard error" (`spread` where
+    the source prints one, else the standard error over seeds)."""
     from .results import matrix
 
     paper, ours = (frame[frame["source"] == s] for s in ("paper", "ours"))
@@ -68,12 +71,15 @@ def paper_and_ours_heatmaps(frame: pd.DataFrame, index: str, columns: str, *, ce
         matrices[1] = matrices[1].reindex([*order, *(r for r in matrices[1].index if r not in order)])
     values = np.concatenate([m.to_numpy(dtype=float).ravel() for m in matrices])
     values = values[np.isfinite(values)]
-    if center is None:
+    if limits is not None:
+        vmin, vmax = limits
+    elif center is None:
         vmin, vmax = (values.min(), values.max()) if len(values) else (None, None)
     else:
         extent = np.abs(values - center).max() if len(values) else 1.0
         vmin, vmax = center - extent, center + extent
-    widths = [max(m.shape[1], 1) + 1.5 for m in matrices]
+    annots = [_with_errors(part, m, index, columns, fmt) if errors else None for part, m in zip((paper, ours), matrices)]
+    widths = [(max(m.shape[1], 1) + 1.5) * (1.6 if errors else 1.0) for m in matrices]
     rows = max(m.shape[0] for m in matrices)
     # room for the longest tick labels (rotated column labels, row labels on both panels) and the titles
     longest = [max([len(label(str(t))) for m in matrices for t in getattr(m, axis)] or [0])
@@ -83,10 +89,22 @@ def paper_and_ours_heatmaps(frame: pd.DataFrame, index: str, columns: str, *, ce
                                             max(0.42 * rows + 1.8, 0.42 * rows + 0.9 + 0.17 * title_lines
                                                 + 0.05 * longest[1])),
                              gridspec_kw={"width_ratios": widths})
-    for ax, m, title, last in zip(axes, matrices, titles, (False, True)):
-        heatmap(ax, m, center=center, fmt=fmt, vmin=vmin, vmax=vmax, cbar=last, title=title, label=label)
+    for ax, m, annot, title, last in zip(axes, matrices, annots, titles, (False, True)):
+        heatmap(ax, m, center=center, fmt=fmt, vmin=vmin, vmax=vmax, cbar=last, title=title, label=label, annot=annot)
     fig.tight_layout()
     return fig
+
+
+def _with_errors(part: pd.DataFrame, means: pd.DataFrame, index: str, columns: str, fmt: str) -> pd.DataFrame:
+    """Cell texts "mean ± standard error" of `means` (rows and columns of `part`): the printed `spread`
+    where there is one, else the standard error over seeds; the mean alone where neither exists."""
+    printed = part.pivot_table(index=index, columns=columns, values="spread", aggfunc="mean", sort=False)
+    over_seeds = part.pivot_table(index=index, columns=columns, values="value", aggfunc="sem", sort=False)
+    spread = printed.reindex_like(means).combine_first(over_seeds.reindex_like(means))
+    text = [[(f"{v:{fmt}}" + (f" ± {e:{fmt}}" if np.isfinite(e) else "")) if np.isfinite(v) else ""
+             for v, e in zip(row_means, row_errors)]
+            for row_means, row_errors in zip(means.to_numpy(dtype=float), spread.to_numpy(dtype=float))]
+    return pd.DataFrame(text, index=means.index, columns=means.columns)
 
 
 def paper_and_ours_bars(frame: pd.DataFrame, index: str, columns: str, *, label: Callable[[str], str] = str,

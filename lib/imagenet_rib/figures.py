@@ -453,22 +453,37 @@ def figure11_data() -> pd.DataFrame:
     return out.reset_index(drop=True)
 
 
+# One colour per method in every imagenet_rib figure that colours by method (Fig. 11's redraw and ours).
+METHOD_COLOURS: dict[str, str] = dict(zip([*METHODS, "EWC (L2, released code)"],
+                                          [f"tab:{c}" for c in ("blue", "orange", "green", "red", "purple", "brown",
+                                                                "pink", "olive", "cyan", "gray")]))
+STRONG_R = -0.5  # Table 7's bars in red below this r
+
+
+def draw_pearson_bars(ax: plt.Axes, r: pd.Series, title: str) -> None:
+    """Table 7's statistic as horizontal bars, one per method (`r`: method -> Pearson r), red below `STRONG_R`."""
+    ax.barh([short(m) for m in r.index], r.to_numpy(dtype=float),
+            color=["tab:red" if v < STRONG_R else "tab:gray" for v in r.to_numpy(dtype=float)])
+    ax.axvline(STRONG_R, color="black", ls=":", lw=1)
+    ax.set_xlim(-1, 1)
+    ax.invert_yaxis()
+    ax.set_xlabel("Pearson r")
+    ax.set_title(title, fontsize=9)
+
+
 def draw_figure11(data: pd.DataFrame) -> plt.Figure:
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4), gridspec_kw={"width_ratios": [2, 1]})
     order = list(REALISTIC)
     sns.pointplot(data=data, x="finetune_dataset", y="ImageNet-1K accuracy", hue="method", order=order, ax=left,
-                  markersize=4, linewidth=1)
+                  markersize=4, linewidth=1, palette=METHOD_COLOURS)
     left.axhline(pretrained_baseline()[IMAGENET], color="black", ls="--", lw=1, label="pretrained")
     left.set_xticks(range(len(order)))
     left.set_xticklabels([short(d) for d in order])
     left.set_xlabel("fine-tuning set (categorical: the OTDD x-axis is not printed)")
     left.legend(fontsize=6, ncol=2)
     left.set_title("ViT-B/16 IN-1K + AugReg, Table 30", fontsize=9)
-    r = data.drop_duplicates("method").set_index("method")["pearson r (Table 7)"]
-    right.barh([short(m) for m in r.index], r.values, color=["tab:red" if v < -0.5 else "tab:gray" for v in r.values])
-    right.axvline(-0.5, color="black", ls=":", lw=1)
-    right.set_xlim(-1, 1)
-    right.set_title("Table 7: r(IN-1K accuracy, OTDD)", fontsize=9)
+    draw_pearson_bars(right, data.drop_duplicates("method").set_index("method")["pearson r (Table 7)"],
+                      "Table 7: r(IN-1K accuracy, OTDD)")
     fig.tight_layout()
     return fig
 

@@ -1,5 +1,6 @@
 """The paper's table and our run of it as one tidy frame (`lib.results`), drawn side by side on one
-scale by one function of `lib.plotting` (`paper_and_ours_heatmaps`, or `paper_and_ours_bars` for Fig. 4).
+scale by one function of `lib.plotting` (`paper_and_ours_heatmaps`, or `paper_and_ours_bars` for Fig. 4);
+Fig. 8's ours is drawn by the redraw's own function (`before_after_panels`).
 
 `PAIRS` is the wiring, one row per artefact: the quantity drawn, how the printed table becomes rows
 of that quantity (rows: methods; columns: the paper's models), how our benchmark's run becomes the
@@ -15,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from textwrap import fill
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,16 +25,16 @@ from ..plotting import paper_and_ours_bars, paper_and_ours_heatmaps
 from .. import results
 from ..params import tier_of
 from .benchmark import PRETRAINED, BenchmarkSettings
-from .figures import figure04_data, figure08_data, short
-from .ours import FT_SET, Panel, judged, ood_average_before_after, ood_cells, run_benchmark
-from .tables import SUITE, load_table, model_label, pretrained_baseline, select
+from .figures import draw_before_after, figure04_data, figure08_data, short
+from .ours import FT_SET, Panel, judged, ood_average_before_after, run_benchmark
+from .tables import load_table, model_label, select
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
 PAPER = "imagenet_rib"
 MRI_COLUMN = "mRI"  # Table 2's mRI column, beside its RI per fine-tuning set
-TITLE_WIDTH = 42  # characters per line of a panel title
 
 
 # -- the paper's rows: method, model, value (and train_dataset where the table has one) -------------
@@ -62,15 +62,17 @@ def printed_ri(artefact: str) -> pd.DataFrame:
     return frame.assign(train_dataset=column)[["method", "model", "train_dataset", "value"]]
 
 
-def printed_ood_change(artefact: str, baseline: str) -> pd.DataFrame:
-    """Per method and model, the mean over (fine-tuning set, other dataset of D) cells of the printed accuracy
-    minus the pretrained accuracy of table `baseline` (Table 30 with Table 17: the baseline of its RIs)."""
-    frame = _labelled(load_table(artefact))
-    before = pretrained_baseline(baseline)
-    cells = frame[frame["finetune_dataset"].isin(SUITE) & frame["eval_dataset"].isin(SUITE)
-                  & (frame["eval_dataset"] != frame["finetune_dataset"])].dropna(subset=["value"])
-    cells = cells.assign(value=cells["value"] - cells["eval_dataset"].map(before))
-    return cells.groupby(["method", "model"], sort=False)["value"].mean().reset_index()
+def printed_with_error(artefact: str, metric: str, setting: str = "") -> pd.DataFrame:
+    """`printed` with the printed standard error of each number (metric `<metric> standard error`) as `spread`."""
+    error = printed(artefact, f"{metric} standard error", setting).rename(columns={"value": "spread"})
+    return printed(artefact, metric, setting).merge(error, on=["method", "model"], how="left")
+
+
+def printed_accuracy_by_eval(artefact: str) -> pd.DataFrame:
+    """Table 30 per method (`Pretrained` first) and evaluation set: the printed accuracy (%) after fine-tuning,
+    mean over the fine-tuning sets (the fine-tuning set's own cell is a dash, so it is left out)."""
+    frame = _labelled(load_table(artefact)).dropna(subset=["value"])
+    return frame.groupby(["method", "model", "eval_dataset"], sort=False)["value"].mean().reset_index()
 
 
 def printed_before_after(data: Callable[[], pd.DataFrame]) -> pd.DataFrame:
@@ -92,22 +94,37 @@ def per_seed_ri(regimes: tuple[str, ...], settings: BenchmarkSettings, acc: pd.D
                 table: pd.DataFrame) -> pd.DataFrame:
     """The RI per fine-tuning set and mRI (`train_dataset` "mRI"), per seed and method, of the first of
     `regimes` that the run has (the regime standing for the paper's one model)."""
-    present = [r for r in regimes if r in set(table["regime"])]
-    if not present:
-        raise ValueError(f"the run has none of the regimes {list(regimes)}; it has {sorted(set(table['regime']))}")
-    part = table[table["regime"] == present[0]].rename(columns={c: c.removeprefix("RI ") for c in table.columns})
+    part = table[table["regime"] == _first_regime(table, regimes)].rename(columns={c: c.removeprefix("RI ") for c in table.columns})
     columns = ["mRI", *settings.suite]
     long = part.melt(id_vars=["regime", "seed", "method"], value_vars=columns, var_name="train_dataset")
     return long.rename(columns={"regime": "model"}).replace({"train_dataset": {"mRI": MRI_COLUMN}})
 
 
-def per_seed_ood_change(settings: BenchmarkSettings, acc: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
-    """Per regime, seed and method, the mean over (fine-tuning set, other suite set) cells of the accuracy
-    change from the pretrained model (`ours.ood_cells` of each seed)."""
-    rows = [ood_cells(part, settings.suite).assign(seed=seed) for seed, part in acc.groupby("seed", sort=False)]
-    cells = pd.concat(rows)
-    means = cells.groupby(["regime", "seed", "method"], sort=False)["change"].mean().reset_index()
-    return means.rename(columns={"regime": "model", "change": "value"})
+def per_seed_of_printed(column: str, artefact: str, settings: BenchmarkSettings, acc: pd.DataFrame,
+                        table: pd.DataFrame) -> pd.DataFrame:
+    """`per_seed` of `column`, only the methods the printed `artefact` has (e.g. Table 15's seven)."""
+    rows = per_seed(column, settings, acc, table)
+    return rows[rows["method"].isin(set(load_table(artefact)["method"]))]
+
+
+def _first_regime(frame: pd.DataFrame, regimes: tuple[str, ...]) -> str:
+    """The first of `regimes` that `frame` (column `regime`) has: the regime standing for the paper's one model."""
+    present = [r for r in regimes if r in set(frame["regime"])]
+    if not present:
+        raise ValueError(f"the run has none of the regimes {list(regimes)}; it has {sorted(set(frame['regime']))}")
+    return present[0]
+
+
+def per_seed_accuracy_by_eval(regimes: tuple[str, ...], settings: BenchmarkSettings, acc: pd.DataFrame,
+                              table: pd.DataFrame) -> pd.DataFrame:
+    """Table 30's quantity per seed, for the first of `regimes` the run has: per method (`Pretrained` for the
+    pretrained model) and evaluation set (the pretraining domain first, then the suite), the accuracy (%)
+    after fine-tuning, mean over the fine-tuning sets other than the evaluation set."""
+    part = acc[(acc["regime"] == _first_regime(acc, regimes)) & (acc["eval_dataset"] != acc["finetune_dataset"])]
+    order = [*(d for d in dict.fromkeys(part["eval_dataset"]) if d not in settings.suite), *settings.suite]
+    means = part.groupby(["regime", "seed", "method", "eval_dataset"], sort=False)["accuracy"].mean().reset_index()
+    means = means.sort_values("eval_dataset", key=lambda d: d.map(order.index), kind="stable")
+    return means.rename(columns={"regime": "model", "accuracy": "value"}).replace({"method": {PRETRAINED: "Pretrained"}})
 
 
 def per_seed_before_after(methods: tuple[str, ...], settings: BenchmarkSettings, acc: pd.DataFrame,
@@ -121,11 +138,27 @@ def per_seed_before_after(methods: tuple[str, ...], settings: BenchmarkSettings,
     return long.rename(columns={"regime": "model"})
 
 
+def before_after_panels(frame: pd.DataFrame, index: str, columns: str, *, label: Callable[[str], str],
+                        titles: tuple[str, str]) -> Figure:
+    """Fig. 8 drawn as the paper draws it (`figures.draw_before_after`: one panel per method, blue before,
+    red after, the 0-80 % axis), for our rows of `frame` (seeds averaged; x: `columns`, our regimes); the
+    paper's panels are the redraw of the printed numbers (`figures.draw("figure08")`)."""
+    ours = frame[frame["source"] == "ours"].groupby([index, columns], sort=False)["value"].mean().reset_index()
+    before = ours[ours[index] == PRETRAINED].set_index(columns)["value"]
+    after = ours[ours[index] != PRETRAINED]
+    order = [*dict.fromkeys(frame.loc[frame["source"] == "paper", index])]
+    after = after.sort_values(index, key=lambda m: m.map(lambda x: order.index(x) if x in order else len(order)),
+                              kind="stable")
+    data = pd.DataFrame({"method": after[index].map(label), "model": after[columns].map(label),
+                         "before": after[columns].map(before).to_numpy(), "after": after["value"].to_numpy()})
+    return draw_before_after(data, titles[1])
+
+
 @dataclass(frozen=True)
 class Pair:
-    """One artefact's paper and ours: the quantity (`metric`, in both titles), the paper's rows, ours (a
+    """One artefact's paper and ours: the quantity (`metric`, the figure's title), the paper's rows, ours (a
     function of our run), the drawing function of `lib.plotting` with its rows (`index`), columns and
-    options, and what differs from the paper."""
+    options, and what differs from the paper (shown under the figure, not in it)."""
 
     metric: str
     paper: Callable[[], pd.DataFrame]
@@ -144,27 +177,63 @@ PAIRS: dict[str, Pair] = {
                     difference="one regime: `augmented` (our analogue of IN-1K + AugReg; at full the paper's model); "
                                "columns: our fine-tuning domains"),
     "table03": Pair("mRI", partial(printed, "table03", "mRI"), partial(per_seed, "mRI"), difference=REGIME_NOTE),
-    "table15": Pair("mRI, mean over seeds", partial(printed, "table15", "mRI", "3 seeds"), partial(per_seed, "mRI"),
-                    difference=REGIME_NOTE),
+    "table15": Pair("mRI, mean ± standard error over seeds", partial(printed_with_error, "table15", "mRI", "3 seeds"),
+                    partial(per_seed_of_printed, "mRI", "table15"), options={"center": 0.0, "errors": True},
+                    difference=f"{REGIME_NOTE}; ours: only Table 15's seven methods, its standard error over our seeds"),
     "table18": Pair("backward transfer", partial(printed, "table18", "backward transfer"),
                     partial(per_seed, "backward transfer"), difference=REGIME_NOTE),
     "table19": Pair(f"{FT_SET}, mean over the fine-tuning sets", partial(printed_mean, "table19", "finetune_dataset"),
                     partial(per_seed, FT_SET), options={"center": None}, difference=REGIME_NOTE),
-    "table30": Pair("accuracy change from the pretrained model, mean over (fine-tuning set, other OOD set) cells",
-                    partial(printed_ood_change, "table30", "table17"), per_seed_ood_change,
-                    difference="columns: our regimes; the paper's one model is ViT-B/16 IN-1K + AugReg"),
+    "table30": Pair("accuracy (%) on each evaluation set after fine-tuning, mean over the fine-tuning sets",
+                    partial(printed_accuracy_by_eval, "table30"),
+                    partial(per_seed_accuracy_by_eval, ("augmented", "rib_vit_b16_augreg_in1k")), columns="eval_dataset",
+                    options={"center": None, "limits": (0.0, 100.0)},
+                    difference="one regime: `augmented` (our analogue of IN-1K + AugReg; at full the paper's model); "
+                               "columns: our pretraining domain (ImageNet-1K's analogue), then our suite"),
     "figure04": Pair("mean accuracy on the OOD sets (%), pretrained and after vanilla FT",
                      partial(printed_before_after, figure04_data), partial(per_seed_before_after, ("FT",)),
                      columns="method", index="model", draw=paper_and_ours_bars,
                      options={"ylabel": "mean OOD accuracy (%)", "palette": {PRETRAINED: "tab:blue", "FT": "tab:red"}},
                      difference="paper: before = Table 17's mean over D, after = before + Table 3's FT mRI; "
                                 "ours: our regimes, black: the range over seeds"),
-    "figure08": Pair("mean accuracy on the OOD sets (%), pretrained (first row) and after each method",
+    "figure08": Pair("mean accuracy on the OOD sets (%), pretrained and after each method",
                      partial(printed_before_after, figure08_data), partial(per_seed_before_after, ()),
-                     options={"center": None},
-                     difference="paper: before = Table 17's mean over D, after = before + Table 3's mRI (blank: "
-                                "a dash, or a model Table 17 lacks); columns: our regimes, not the paper's models"),
+                     draw=before_after_panels, options={},
+                     difference="the paper's panels are the redraw above (before = Table 17's mean over D, after = "
+                                "before + Table 3's mRI); ours: x = our regimes, not the paper's models"),
 }
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Columns of our panel that stand beside the artefact's own for comparison only: those with no value for
+    `marker` (a method that only the artefact's own columns run), drawn right of a vertical rule; our rows
+    the paper does not have go below a horizontal rule; `caption` (the panel's x label) says so."""
+
+    marker: str
+    caption: str
+
+
+COMPARISONS: dict[str, Comparison] = {
+    "table08": Comparison("FLYP", "right of the rule: the main benchmark's regimes, Table 3's mRI\n"
+                                  "(not zero-shot), for comparison; below it: methods Table 8 lacks"),
+}
+
+
+def _separate(ax: Axes, frame: pd.DataFrame, comparison: Comparison) -> None:
+    """Draw `comparison`'s rules and caption on our heatmap `ax` of `frame` (columns `model`, rows `method`)."""
+    ours = frame[frame["source"] == "ours"]
+    own = {_label(m) for m in ours.loc[ours["method"] == comparison.marker, "model"]}
+    columns = [t.get_text() for t in ax.get_xticklabels()]
+    paper_rows = {_label(m) for m in frame.loc[frame["source"] == "paper", "method"]}
+    rows = [t.get_text() for t in ax.get_yticklabels()]
+    first = next((i for i, c in enumerate(columns) if c not in own), None)
+    if first is not None and first > 0:
+        ax.axvline(first, color="black", linewidth=2.5)
+    shared = sum(r in paper_rows for r in rows)
+    if 0 < shared < len(rows):
+        ax.axhline(shared, color="black", linewidth=2.5)
+    ax.set_xlabel(comparison.caption, fontsize=7)
 
 
 def _label(name: str) -> str:
@@ -174,15 +243,18 @@ def _label(name: str) -> str:
 
 def draw_pair(artefact: str, pair: Pair, our_rows: pd.DataFrame, tier: str) -> tuple[pd.DataFrame, Figure]:
     """The paper's rows of `pair` and `our_rows` (per seed) in one tidy frame, drawn by the pair's
-    function of `lib.plotting` (one scale, the paper's order); the titles name the quantity, our tier
-    and seeds, and what differs from the paper."""
+    function (one scale, the paper's order); one-line titles name the quantity (the figure's) and our tier
+    and seeds (our panel's); what differs from the paper (`Pair.difference`) is the notebook's text under
+    the figure."""
     frame = results.paper_and_ours(pair.paper(), our_rows, paper=PAPER, artefact=artefact, tier=tier,
                                    metric=pair.metric)
     seeds = frame.loc[frame["source"] == "ours", "seed"].nunique()
-    ours_title = f"ours ({tier}, {seeds} seed{'s' * (seeds != 1)}): {pair.metric}"
     fig = pair.draw(frame, pair.index, pair.columns, label=_label, **pair.options,
-                    titles=(fill(f"paper: {pair.metric}", TITLE_WIDTH),
-                            "\n".join(fill(t, TITLE_WIDTH) for t in (ours_title, pair.difference) if t)))
+                    titles=("paper", f"ours ({tier}, {seeds} seed{'s' * (seeds != 1)})"))
+    if artefact in COMPARISONS:
+        _separate(fig.axes[1], frame, COMPARISONS[artefact])
+    fig.suptitle(f"{fig.get_suptitle()}: {pair.metric}" if fig.get_suptitle() else pair.metric, fontsize=10)
+    fig.tight_layout()
     return frame, fig
 
 

@@ -223,7 +223,9 @@ def _correlation_panel(bench: Benchmark, chosen: DistanceSettings, benchmark_par
                        results_dir: str) -> tuple[pd.DataFrame, Figure, Findings]:
     import matplotlib.pyplot as plt
 
+    from ..params import tier_of
     from .benchmark import PRETRAINED
+    from .figures import METHOD_COLOURS, draw_pearson_bars
     from .ours import run_benchmark
 
     names = [name for name in bench.finetune_datasets if name not in chosen.exclude]
@@ -231,14 +233,22 @@ def _correlation_panel(bench: Benchmark, chosen: DistanceSettings, benchmark_par
     _, acc, _ = run_benchmark(benchmark_params, results_dir)
     after = acc[(acc["eval_dataset"] == bench.reference) & (acc["method"] != PRETRAINED)
                 & (acc["regime"] == bench.s.regimes[0]) & acc["finetune_dataset"].isin(names)]
+    seeds = after["seed"].nunique()
     after = after.groupby(["method", "finetune_dataset"], sort=False)["accuracy"].mean().reset_index()
     data = accuracy_distance_correlation(after, feature)
-    fig, ax = plt.subplots(figsize=(4.8, 3.6))
+    # drawn as the redraw of Fig. 11 and Table 7 (`figures.draw_figure11`): the same method colours, r per method
+    fig, (ax, bars) = plt.subplots(1, 2, figsize=(10, 3.8), gridspec_kw={"width_ratios": [2, 1]})
     for method, part in after.groupby("method", sort=False):
-        ax.plot(feature.loc[part["finetune_dataset"]].to_numpy(), part["accuracy"], "o", label=method, ms=4)
+        ax.plot(feature.loc[part["finetune_dataset"]].to_numpy(), part["accuracy"], "o", label=method, ms=4,
+                color=METHOD_COLOURS.get(method))
     ax.set_xlabel(f"OTDD from {bench.reference} (feature space)")
     ax.set_ylabel(f"{bench.reference} accuracy after fine-tuning (%)")
-    ax.legend(fontsize=6)
+    ax.set_title(f"ours ({tier_of(benchmark_params)}, {seeds} seed{'s' * (seeds != 1)}): regime {bench.s.regimes[0]}",
+                 fontsize=9)
+    ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    r = data.set_index("method")["pearson r"]
+    r = r.reindex(sorted(r.index, key=lambda m: list(METHOD_COLOURS).index(m) if m in METHOD_COLOURS else len(r)))
+    draw_pearson_bars(bars, r, f"ours: r({bench.reference} accuracy, OTDD), Table 7's statistic")
     fig.tight_layout()
     findings = []
     for method, part in after.groupby("method", sort=False):

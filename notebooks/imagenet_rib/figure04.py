@@ -88,9 +88,10 @@ display(Markdown(verdict_markdown("figure04", extra=("table03", "table17"))))
 # seed). The finding is FT's change per regime, with its interval over the benchmark's seeds.
 
 # %%
-from lib.imagenet_rib.pairs import paired_panel
+from lib.imagenet_rib.pairs import PAIRS, paired_panel
 
 our_data, our_fig, findings = paired_panel("figure04", benchmark_params, results_dir)
 save_figure(our_fig, our_data, output_dir, "figure04_ours")
 plt.show()
+display(Markdown(f"**What differs from the paper:** {PAIRS['figure04'].difference}."))
 print(findings)

@@ -57,12 +57,15 @@ display(Markdown(verdict_markdown("figure12", extra=("table09", "table17"))))
 #
 # The paper prints none of Fig. 12's curves (only the dashed pretrained levels, from Tables 17 and
 # 9, see section 1), so there is no paper panel to set beside ours: the figure is our run alone, and
-# its title says so.
+# its title says so. It is drawn on the redraw's 0-100 % accuracy axes (x: images per class, log
+# scale, our sweep's k), so a drop of ours looks as large as the same drop of the paper's. What
+# differs: the lines are our regimes (our `clip` is a tiny CLIP pretrained on small data, unlike the
+# paper's OpenAI and LAION-2B), and our k stop at the sweep's largest value.
 #
 # At the full tier the experiment runs on the paper's models and data (`python -m lib experiment
 # --tier full --name <experiment>`, GPU); this notebook does not compute it and says so.
 
 # %%
-from lib.imagenet_rib.ours_experiments import show_experiment_panel
+from lib.imagenet_rib.curves import show_on_paper_axes
 
-show_experiment_panel("figure12", experiments_params, results_dir, output_dir)
+show_on_paper_axes("figure12", experiments_params, results_dir, output_dir)

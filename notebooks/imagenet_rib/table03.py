@@ -74,9 +74,10 @@ display(Markdown(verdict_markdown("table03")))
 # paper's order. The CSV holds both in one schema (`source` paper / ours, ours per seed).
 
 # %%
-from lib.imagenet_rib.pairs import paired_panel
+from lib.imagenet_rib.pairs import PAIRS, paired_panel
 
 our_data, our_fig, findings = paired_panel("table03", benchmark_params, results_dir)
 save_figure(our_fig, our_data, output_dir, "table03_ours")
 plt.show()
+display(Markdown(f"**What differs from the paper:** {PAIRS['table03'].difference}."))
 print(findings)

@@ -68,10 +68,19 @@ display(Markdown(verdict_markdown("table08")))
 # (`source` paper / ours, ours per seed). The line below sets the paper's claim beside what our run
 # shows.
 #
+# Only our first column (`clip`) is Table 8's quantity, the mRI of a zero-shot CLIP. The columns right
+# of the vertical rule are the main benchmark's regimes, whose mRI is Table 3's quantity (ImageNet-style
+# heads, not zero-shot), set there for comparison; the rows below the horizontal rule (LP, LP-FT, EWC
+# (L2, released code)) are methods Table 8 does not have, run only by the main benchmark (LP and LP-FT
+# need a linear head, which the zero-shot CLIP does not train). "EWC (L2, released code)" is the plain
+# L2 pull to the pretrained weights that the authors' released code runs as EWC, beside Fisher-weighted
+# EWC (the row EWC) as the text describes it.
+#
 # At the full tier the experiment runs on the paper's models and data (`python -m lib experiment
 # --tier full --name <experiment>`, GPU); this notebook does not compute it and says so.
 
 # %%
-from lib.imagenet_rib.ours_experiments import show_experiment_panel
+from lib.imagenet_rib.ours_experiments import EXPERIMENT_PAIRS, show_experiment_panel
 
 show_experiment_panel("table08", experiments_params, results_dir, output_dir)
+display(Markdown(f"**What differs from the paper:** {EXPERIMENT_PAIRS['table08'].difference}."))

@@ -69,6 +69,7 @@ display(Markdown(verdict_markdown("table16")))
 # --tier full --name <experiment>`, GPU); this notebook does not compute it and says so.
 
 # %%
-from lib.imagenet_rib.ours_experiments import show_experiment_panel
+from lib.imagenet_rib.ours_experiments import EXPERIMENT_PAIRS, show_experiment_panel
 
 show_experiment_panel("table16", experiments_params, results_dir, output_dir)
+display(Markdown(f"**What differs from the paper:** {EXPERIMENT_PAIRS['table16'].difference}."))

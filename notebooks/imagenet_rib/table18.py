@@ -74,9 +74,10 @@ display(Markdown(verdict_markdown("table18")))
 # order.
 
 # %%
-from lib.imagenet_rib.pairs import paired_panel
+from lib.imagenet_rib.pairs import PAIRS, paired_panel
 
 our_data, our_fig, findings = paired_panel("table18", benchmark_params, results_dir)
 save_figure(our_fig, our_data, output_dir, "table18_ours")
 plt.show()
+display(Markdown(f"**What differs from the paper:** {PAIRS['table18'].difference}."))
 print(findings)

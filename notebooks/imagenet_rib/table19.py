@@ -93,9 +93,10 @@ display(Markdown(verdict_markdown("table19")))
 # one colour scale, the paper's method order.
 
 # %%
-from lib.imagenet_rib.pairs import paired_panel
+from lib.imagenet_rib.pairs import PAIRS, paired_panel
 
 our_data, our_fig, findings = paired_panel("table19", benchmark_params, results_dir)
 save_figure(our_fig, our_data, output_dir, "table19_ours")
 plt.show()
+display(Markdown(f"**What differs from the paper:** {PAIRS['table19'].difference}."))
 print(findings)

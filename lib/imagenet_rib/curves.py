@@ -1,0 +1,70 @@
+"""Our curves of Figs. 5, 12 and 13 (`ours_experiments`) on the axes of the paper's redraws.
+
+The paper prints none of these curves, only their reference values, which `figures.draw` redraws on
+0-100 % accuracy axes (Fig. 13's mRI panel: -45 to 5). `show_on_paper_axes` draws our experiment's panel
+on those same ranges, so a 10-point drop of ours looks as large as a 10-point drop of the paper's, with the
+axes named as the redraws name them; for Fig. 13 it adds our main run's FT mRI per regime as dashed
+references (the paper's dashed line: IN-21K + AugReg's mRI at the default learning rate).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from ..plotting import save_figure
+from .experiments import load_experiments
+from .ours import FT_SET
+from .ours_experiments import CLAIMS, EXPERIMENT_PANELS, experiments_source, load_run, our_experiment_panel, \
+    show_experiment_panel
+
+ACCURACY = (0.0, 100.0)
+# y range per panel (the panel's title names the value drawn), as in the redraws of `figures.draw`
+Y_RANGES: dict[str, dict[str, tuple[float, float]]] = {
+    "figure05": {FT_SET: ACCURACY, "OOD accuracy": ACCURACY},
+    "figure12": {FT_SET: ACCURACY, "OOD accuracy": ACCURACY},
+    "figure13": {FT_SET: ACCURACY, "mRI": (-45.0, 5.0)},
+}
+Y_LABELS = {FT_SET: "mean accuracy on the fine-tuning sets (%)", "OOD accuracy": "mean OOD accuracy (%)",
+            "mRI": "mRI (points)"}
+X_LABELS = {"epoch": "epoch", "images_per_class": "images per class"}
+MAIN_REFERENCE = {"figure13"}  # artefacts drawn with our main run's FT mRI as dashed lines
+
+
+def main_run_reference(experiments_params: str, results_dir: str | Path) -> pd.Series:
+    """Our main run's FT mRI per regime (means over seeds), named with the main run's learning rate and epochs."""
+    base, _ = load_experiments(experiments_params)
+    table = load_run(experiments_params, "main", results_dir).table()
+    mri = table[table["method"] == "FT"].groupby("regime", sort=False)["mRI"].mean()
+    finetune = base["finetune"]
+    return mri.rename(lambda r: f"main run, {r}, lr {finetune['base_lr']:g}, {finetune['epochs']} epochs")
+
+
+def on_paper_axes(fig, artefact: str, references: pd.Series | None = None) -> None:
+    """Put `fig`'s panels (titled by the value drawn) on the redraws' y ranges and axis names; dashed
+    `references` (name -> value) on the mRI panel."""
+    for ax in fig.axes:
+        value = ax.get_title()
+        if value not in Y_RANGES[artefact]:
+            continue
+        ax.set_ylim(*Y_RANGES[artefact][value])
+        ax.set_ylabel(Y_LABELS[value])
+        ax.set_xlabel(X_LABELS.get(ax.get_xlabel(), ax.get_xlabel()))
+        if value == "mRI" and references is not None:
+            for (name, level), colour in zip(references.items(), ("black", "grey")):
+                ax.axhline(level, color=colour, linestyle="--", linewidth=1, label=f"{name}: {level:.1f}")
+            ax.legend(fontsize=7)
+    fig.tight_layout()
+
+
+def show_on_paper_axes(artefact: str, experiments_params: str, results_dir: str | Path, output_dir: str | Path) -> None:
+    """`ours_experiments.show_experiment_panel` with our curves on the redraws' axes (`on_paper_axes`)."""
+    if artefact not in Y_RANGES or experiments_source(experiments_params) == "registry":
+        show_experiment_panel(artefact, experiments_params, results_dir, output_dir)
+        return
+    data, fig, findings = our_experiment_panel(artefact, experiments_params, results_dir)
+    references = main_run_reference(experiments_params, results_dir) if artefact in MAIN_REFERENCE else None
+    on_paper_axes(fig, artefact, references)
+    save_figure(fig, data, output_dir, f"{artefact}_ours")
+    print(f"experiment {EXPERIMENT_PANELS[artefact]!r}. Paper: {CLAIMS[artefact]}\n{findings}")
