@@ -13,17 +13,27 @@ Tables (tidy, one row per printed number, `value` a float, NaN for '—'):
 Readings: "among the best" and "oracle-like" use the captions' .02 threshold on the printed means; a
 difference the text relies on is compared in each claim's `reading` with the spread across
 architectures (the Std dev rows), since every cell is a single run.
+
+Our run (`our_run`): the tier's study in the same tables, each seed a replicate: `accuracies` (our
+architectures as the unit rows, our `Mean` and `Std dev` over them), `table02` (our Mean rows of the
+sequences Table 2 reports) and `table15` (its fine-tuning rows 0-3). Our sequences stand in the paper's
+sequence names (the digits for CIFAR, the face stand-in for Portraits: `lib.seq_to_final.ours`); the
+shift metrics (Tables 5-6) and Table 15's frozen joint rows are not run, so claims on them are not
+checkable on ours. The SFT column is the best of three learning-rate schedules; a tier that runs fewer
+(mini: the constant rate only) has no SFT column in the ledger's view, so claims about SFT are not
+checkable there and claims over method classes are judged without it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import pandas as pd
 
-from ..claims import Tables, Verdict, cached_tables
+from ..claims import OurRun, Tables, Verdict, cached_tables, seed_run
 from ..claims import claims_for as _claims_for
-from .tables import ACCURACY_TABLES, PAPER, accuracies, shift_metrics, table02, table15
+from .tables import ACCURACY_TABLES, METHOD_CLASS, PAPER, accuracies, shift_metrics, table02, table15
 
 FROZEN_JOINT_OFFSET = 4  # Table 15's caption: row i + 4 replicates row i
 
@@ -53,3 +63,51 @@ table = cached_tables(PAPER, TABLE_SOURCES)  # the tables the claims file may na
 def claims_for(artefact: str):
     """The claims of seq_to_final resting on one artefact."""
     return _claims_for(PAPER, artefact)
+
+
+def _our_accuracies(frame: pd.DataFrame, artefact: str) -> pd.DataFrame:
+    """One accuracy table of our run per seed in the paper's schema (`table`, `sequence`, `row`, `kind`,
+    `family`, `method`, `seed`, `value`): our unit rows, then our Mean and Std dev rows over them."""
+    from .ours import TRAIN_DATASETS, our_units, summary_rows
+
+    units = our_units(frame, artefact).rename(columns={"accuracy": "value"})
+    family = "" if artefact == "table14" else units["row"].str.split("-").str[0]
+    units = units.assign(kind="unit", family=family)
+    summaries = summary_rows(our_units(frame, artefact)).assign(kind="summary", family="")
+    rows = pd.concat([units, summaries], ignore_index=True)
+    return rows.assign(table=artefact, sequence=TRAIN_DATASETS[artefact])[
+        ["table", "sequence", "row", "kind", "family", "method", "seed", "value"]]
+
+
+def _our_table02(accuracies_: pd.DataFrame) -> pd.DataFrame:
+    """Table 2 of our run per seed: the Mean rows of the sequences Table 2 reports, with its panel and class."""
+    panels = table02().drop_duplicates("sequence").set_index("sequence")["panel"]
+    means = accuracies_[(accuracies_["row"] == "Mean") & accuracies_["sequence"].isin(panels.index)]
+    return means.assign(panel=means["sequence"].map(panels), **{"class": means["method"].map(METHOD_CLASS)})[
+        ["sequence", "panel", "method", "class", "seed", "value"]]
+
+
+def _our_table15(frame: pd.DataFrame) -> pd.DataFrame:
+    """Table 15's fine-tuning rows of our run per seed: `i` (the printed row), `method`, `seed`, `value`."""
+    from .ours import table15_runs
+
+    runs = table15_runs(frame)
+    rows = runs.reset_index().melt(id_vars="seed", var_name="method", value_name="value").dropna()
+    return rows.assign(i=rows["method"].map(table15().set_index("method")["i"]))[["i", "method", "seed", "value"]]
+
+
+def our_run(params: Mapping[str, Any]) -> OurRun:
+    """The tier's study (`study_params`, `results_dir`; run or read back) as the claims file's tables
+    `accuracies`, `table02` and `table15`, each seed a replicate."""
+    from ..params import tier_of
+    from .ours import ABLATION_RUNS, SFT_SCHEDULE_RUNS, TABLE_SEQUENCES, run_study
+
+    _, frame = run_study(params["study_params"], params["results_dir"])
+    partial = (frame["column"] == "SFT") & (frame["sft_schedules"] < len(SFT_SCHEDULE_RUNS))
+    frame = frame[~partial]  # not the paper's SFT column (the best of its three schedules)
+    tables = [_our_accuracies(frame, a) for a in (*TABLE_SEQUENCES, "table14")]
+    accuracies_ = pd.concat([t for t in tables if len(t)], ignore_index=True)  # the tables our tier ran
+    frames = {"accuracies": accuracies_, "table02": _our_table02(accuracies_)}
+    if frame["run"].isin(ABLATION_RUNS).any():
+        frames["table15"] = _our_table15(frame)
+    return seed_run(frames, tier_of(params["study_params"]))

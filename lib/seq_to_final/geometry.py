@@ -5,16 +5,16 @@ Settings: `params/<tier>/seq_to_final/geometry.yaml` (`GeometrySettings`, read s
 missing or mistyped key, or an unknown sequence, architecture, method, protocol key or reading, stops
 with one line; `load_checked` also builds the protocol's `methods.Settings`, checking its values). Runs (`GeometryStudy.jobs`):
 - one "path" run per (sequence, architecture) of `path_runs` and seed: the interpolation paths of
-  `path_methods` (Figs 1, 10-14); the run on (`geometry_sequence`, `geometry_architecture`) also holds
+  `path_methods` (Figs 1, 10-15); the run on (`geometry_sequence`, `geometry_architecture`) also holds
   the weight projections (Fig. 16) and the SVCCA similarities (Fig. 17);
 - one "regularisation" run per seed: the joint model's final validation accuracy at each
   `adjacent_weights` λ_adj, with ERM on the final step and on all steps (Fig. 9).
 Every run returns rows of `FRAME_COLUMNS` (columns an analysis does not use are empty).
 
 Readings: `path_shapes` (per path: its start and end accuracy, the rise end − start and the barrier,
-the largest drop of the path below the straight line between its endpoints); `path_findings`,
-`regularisation_findings`, `trajectory_findings`: the text's statements about each figure, judged by a
-t-interval over the seeds.
+the largest drop of the path below the straight line between its endpoints; `path_readings` judges the
+text's statements about the paths on them); `regularisation_findings`, `trajectory_findings`: the text's
+statements about Figs 9 and 16-17, judged by a t-interval over the seeds.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -32,15 +32,19 @@ from ..params import ParamsError, SettingsFile
 from ..store import RunContext, Store, StoredRuns, precompute_study
 from .sampler import SEQUENCES, variable_length_sizes
 from .sequence import POOLS, SequenceSpec, pool_error, synthetic_spec, variable_length_spec
+from .faces import PORTRAITS_SEQUENCE, check_decades, decade_spec
 from .study import PROTOCOL_KEYS, SUBPOPULATION_SEQUENCES, VARIABLE_PREFIX, protocol_settings
 from .tables import ARCHITECTURES, PAPER
+
+if TYPE_CHECKING:
+    from .sequence import DecadeSpec
 
 TRAJECTORY_METHODS = ("FT", "SFT", "JM")  # `geometry_runs.TRAJECTORIES`
 BATCHNORM_READINGS = ("code", "interpolated", "recomputed")  # `interpolation_paths.STATE_READINGS`
 PROJECTION_READINGS = ("code", "length")
 ENTIRE_READINGS = ("layer_mean", "concatenated")
-ARTEFACTS = ("figure01", "figure09", "figure10", "figure11", "figure12", "figure13", "figure14", "figure16",
-             "figure17")
+ARTEFACTS = ("figure01", "figure09", "figure10", "figure11", "figure12", "figure13", "figure14", "figure15",
+             "figure16", "figure17")
 FRAME_COLUMNS = ("sequence", "architecture", "seed", "analysis", "method", "step", "alpha", "accuracy",
                  "batchnorm", "lambda_adj", "layer", "x", "y")
 
@@ -52,7 +56,8 @@ class GeometrySettings(SettingsFile):
     Data as in `study.StudySettings`: `pool`, `subpopulation_pool`, `sizes` (train+validation per step of
     the synthetic sequences), `test_size`, `image_size`, `variable_length_scale` (Table 3's sizes times it
     for `rotation_<n>`), `data_seed`; `seeds`: training seeds; `protocol`: fields of `methods.Settings`
-    that differ from the official defaults (`joint` as {lr, weight_decay, dropout}).
+    that differ from the official defaults (`joint` as {lr, weight_decay, dropout}); `portraits`: the sequence
+    `portraits` (Fig. 15) as {pool, scale, image_size} (`faces.decade_spec`: the real decades or the stand-in).
     Paths: `path_runs` maps a sequence to its architectures, `path_methods` (of `TRAJECTORY_METHODS`),
     `path_points` evenly spaced s in [0, 1] (the paper's 101), `batchnorm` (`interpolation_paths`).
     Fig. 9: `regularisation_sequence`, `regularisation_architecture`, `adjacent_weights`.
@@ -79,13 +84,15 @@ class GeometrySettings(SettingsFile):
     geometry_architecture: str
     projection_reading: str
     svcca_entire: str
+    portraits: dict
 
     def validate(self, path: Path | str) -> None:
         """Check every name against what the code knows, before any compute (torch-free)."""
         sequences = [*self.path_runs, self.regularisation_sequence, self.geometry_sequence]
         architectures = [a for archs in self.path_runs.values() for a in (archs if isinstance(archs, list) else [archs])]
         checks = [
-            ("sequence", sequences, set(SEQUENCES) | {f"{VARIABLE_PREFIX}{n}" for n in variable_length_sizes()}),
+            ("sequence", sequences, set(SEQUENCES) | {f"{VARIABLE_PREFIX}{n}" for n in variable_length_sizes()}
+             | {PORTRAITS_SEQUENCE}),
             ("architecture", [*architectures, self.regularisation_architecture, self.geometry_architecture],
              set(ARCHITECTURES)),
             ("path method", self.path_methods, set(TRAJECTORY_METHODS)),
@@ -106,6 +113,7 @@ class GeometrySettings(SettingsFile):
         if self.path_points < 2:
             raise ParamsError(f"{path}: path_points must be at least 2 (the two endpoints), got {self.path_points}")
         try:
+            check_decades(self.portraits)
             [self.spec(name) for name in sequences]
         except (TypeError, ValueError, KeyError) as error:
             raise ParamsError(f"{path}: {error}") from None
@@ -119,8 +127,10 @@ class GeometrySettings(SettingsFile):
         """The interpolation coefficients s, evenly spaced from 0 to 1 (the paper's 0, .01, …, 1 at 101)."""
         return [round(float(s), 6) for s in np.linspace(0.0, 1.0, self.path_points)]
 
-    def spec(self, sequence: str) -> SequenceSpec:
+    def spec(self, sequence: str) -> SequenceSpec | DecadeSpec:
         """What to draw for a sequence name."""
+        if sequence == PORTRAITS_SEQUENCE:
+            return decade_spec(self.portraits, self.data_seed)
         options = {"image_size": self.image_size, "seed": self.data_seed}
         if sequence.startswith(VARIABLE_PREFIX):
             return variable_length_spec(int(sequence[len(VARIABLE_PREFIX):]), self.pool, self.test_size,
@@ -237,52 +247,6 @@ def shape_table(frame: pd.DataFrame, panels: list[str]) -> pd.DataFrame:
     chosen = shapes[(shapes["sequence"] + " " + shapes["architecture"]).isin(panels)]
     return (chosen.groupby(["sequence", "architecture", "method"], sort=False)
             [["start", "end", "rise", "dip", "last_jump", "barrier"]].agg(["mean", "std"]).round(3))
-
-
-@dataclass(frozen=True)
-class PathClaim:
-    """A statement of the text about interpolation paths: `quantity` (a column of `path_shapes`, or the
-    absolute rise with "|rise|") of `method`'s paths, `direction` `threshold`."""
-
-    method: str
-    quantity: str
-    direction: str
-    threshold: float
-    text: str
-
-
-JOINT_STEADY = ("Good initialization followed by steady increase for joint model variants "
-                "(Sec. 4.1): the path never falls more than .02 below its start")
-LITTLE_SHIFT_FLAT = ("Flat loss from initialization to final for sequences with little shift: flat paths "
-                     "for many methods (App. G.1), i.e. |end − start| below .05")
-# The statements each path figure's text makes (Sec. 4.1 for Fig. 1, App. G.1 for Figs 10-14).
-PATH_CLAIMS: dict[str, tuple[PathClaim, ...]] = {
-    "figure01": (PathClaim("JM", "dip", "<", 0.02, JOINT_STEADY),),
-    "figure10": (PathClaim("JM", "dip", "<", 0.02, JOINT_STEADY),),
-    "figure11": (PathClaim("JM", "dip", "<", 0.02, JOINT_STEADY),),
-    "figure12": tuple(PathClaim(m, "|rise|", "<", 0.05, LITTLE_SHIFT_FLAT) for m in TRAJECTORY_METHODS),
-    "figure13": tuple(PathClaim(m, "|rise|", "<", 0.05, LITTLE_SHIFT_FLAT) for m in TRAJECTORY_METHODS),
-    "figure14": (PathClaim("JM", "dip", "<", 0.02, JOINT_STEADY + "; the 8-step sequence preserves it"),),
-}
-
-
-def _quantity(shapes: pd.DataFrame, quantity: str) -> pd.Series:
-    return shapes["rise"].abs() if quantity == "|rise|" else shapes[quantity]
-
-
-def path_findings(frame: pd.DataFrame, artefact: str, panels: list[str]) -> Findings:
-    """The artefact's `PATH_CLAIMS` on every panel ("<sequence> <architecture>"), over the seeds."""
-    shapes = path_shapes(frame)
-    findings = []
-    for panel in panels:
-        sequence, architecture = panel.split()
-        for claim in PATH_CLAIMS[artefact]:
-            chosen = shapes[(shapes["sequence"] == sequence) & (shapes["architecture"] == architecture)
-                            & (shapes["method"] == claim.method)]
-            values = _quantity(chosen, claim.quantity).to_numpy(float)
-            findings.append(Finding(f"{claim.method} {claim.quantity}, {panel}", float(np.mean(values)),
-                                    mean_interval(values), claim.text, claim.direction, claim.threshold))
-    return Findings(findings)
 
 
 def regularisation_curve(frame: pd.DataFrame) -> pd.DataFrame:

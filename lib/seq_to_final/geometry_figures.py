@@ -1,5 +1,5 @@
 """Drawings of the analysis runs (`lib.seq_to_final.geometry`) in the paper's layout: interpolation paths
-(Figs 1, 10-14), accuracy against the adjacent regularisation (Fig. 9), trajectories of models in the
+(Figs 1, 10-15), accuracy against the adjacent regularisation (Fig. 9), trajectories of models in the
 projection and SVCCA planes (Figs 16-17). Each returns the figure and the tidy data drawn."""
 
 from __future__ import annotations
@@ -9,14 +9,34 @@ import numpy as np
 import pandas as pd
 
 from .geometry import regularisation_curve, trajectories
+from .path_readings import layer_order
 
 ZERO_AT = 1e-3  # the paper plots "no adjacent regularization" at 0.001 on the log axis
 REFERENCES = {"Oracle": ("X", "black"), "Baseline": ("s", "tab:gray"), "ERM historical": ("o", "tab:brown")}
+SEQUENCE_TITLES = {"CLR": "corruption → label flip → rotation (CLR)",
+                   "RCL": "rotation → corruption → label flip (RCL)",
+                   "rrr": "3 conditional rotations (rrr)", "TTT": "3 red tints (TTT)",
+                   "sss": "3 sub-population shifts (sss)", "portraits": "faces by decade (Portraits stand-in)"}
+
+
+def sequence_title(sequence: str) -> str:
+    """A panel title for a sequence name ("rotation_<n>": n steps, n − 1 rotations of 30°)."""
+    if sequence.startswith("rotation_"):
+        steps = int(sequence.split("_")[1])
+        return f"{steps}-step rotations ({steps - 1} × 30°)"
+    return SEQUENCE_TITLES.get(sequence, sequence)
+
+
+def layer_title(layer: str, blocks: int) -> str:
+    """A panel title for a layer name, the paper's words first (the code's name in brackets)."""
+    if layer.startswith("blocks."):
+        return f"block {int(layer.split('.')[1]) + 1} of {blocks} ({layer})"
+    return {"stem": "input conv (stem)", "head": "output fc (head)"}.get(layer, layer)
 
 
 def path_figure(frame: pd.DataFrame, panels: list[str], columns: int = 2) -> tuple[plt.Figure, pd.DataFrame]:
     """One panel per "<sequence> <architecture>": each method's test accuracy along s (mean over the seeds,
-    the band their range)."""
+    the band their range), on a fixed [0, 1] accuracy axis so that flat looks the same in every figure."""
     paths = frame[frame["analysis"] == "path"]
     rows = int(np.ceil(len(panels) / columns))
     fig, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.2 * rows), squeeze=False, sharey=True)
@@ -28,7 +48,8 @@ def path_figure(frame: pd.DataFrame, panels: list[str], columns: int = 2) -> tup
         for method, line in curve.groupby("method", sort=False):
             ax.plot(line["alpha"], line["mean"], marker=".", label=method)
             ax.fill_between(line["alpha"], line["min"], line["max"], alpha=0.2)
-        ax.set_title(f"{sequence}, {architecture}")
+        ax.set_title(f"{sequence_title(sequence)}, {architecture}", fontsize=9)
+        ax.set_ylim(0, 1)
         ax.set_xlabel("s  [(1 − s)·w$_{T-1}$ + s·w$_T$]")
         ax.set_ylabel("test accuracy at final step")
         drawn.append(curve.assign(sequence=sequence, architecture=architecture))
@@ -61,9 +82,13 @@ def regularisation_figure(frame: pd.DataFrame) -> tuple[plt.Figure, pd.DataFrame
 
 def trajectory_figure(frame: pd.DataFrame, analysis: str) -> tuple[plt.Figure, pd.DataFrame]:
     """Figs 16 ("projection") and 17 ("svcca"): one panel per layer and the entire model; each method's
-    models over the steps joined in step order (mean over the seeds), the reference models as markers."""
+    models over the steps joined in step order (mean over the seeds), the reference models as markers. Panels
+    in model order (input conv, blocks, output fc, entire model, as the paper's); SVCCA on one square range for
+    every panel, from the lowest coordinate (rounded down to .1) to the oracle's 1."""
     points = trajectories(frame, analysis)
-    layers = list(dict.fromkeys(points["layer"]))
+    layers = layer_order(points["layer"])
+    blocks = sum(layer.startswith("blocks.") for layer in layers)
+    low = float(np.floor(10 * min(points["x"].min(), points["y"].min())) / 10)
     fig, axes = plt.subplots(1, len(layers), figsize=(3.8 * len(layers), 3.6), squeeze=False)
     for ax, layer in zip(axes.flat, layers):
         chosen = points[points["layer"] == layer]
@@ -76,13 +101,14 @@ def trajectory_figure(frame: pd.DataFrame, analysis: str) -> tuple[plt.Figure, p
             ax.plot(line["x"], line["y"], marker="o", markersize=3, label=method)
             ax.annotate("", xy=line[["x", "y"]].iloc[-1], xytext=line[["x", "y"]].iloc[-2],
                         arrowprops={"arrowstyle": "->", "color": ax.lines[-1].get_color()})
-        ax.set_title(layer)
+        ax.set_title(layer_title(layer, blocks))
         if analysis == "projection":
             ax.set_xlabel("towards ERM on history (x)")
             ax.set_ylabel("towards final-step baseline (y)")
         else:
             ax.set_xlabel("mean CCA coefficient, 50 %")
             ax.set_ylabel("mean CCA coefficient, 90 %")
+            ax.set(xlim=(low, 1.02), ylim=(low, 1.02))
     axes.flat[0].legend(fontsize=7)
     fig.tight_layout()
     return fig, points

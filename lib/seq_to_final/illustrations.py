@@ -8,7 +8,9 @@
   `shifts.SUBPOPULATION_ORDER`, beside the images per fine class that each step holds under the text's
   proportions and under the official code's counting;
 - `draw_sequence_examples`: Figs 5-6, one image per label class and step of a sequence (the first training
-  image with that label, as the official `visualize_images`), on the digits stand-in for CIFAR-10.
+  image with that label, as the official `visualize_images`), on the digits stand-in for CIFAR-10;
+- `draw_faces_decades`: the Portraits stand-in of Table 13 and Fig. 15 (`lib.seq_to_final.faces`), laid out
+  as Fig. 7 (one row per decade, faces left, non-faces right).
 Each returns `(figure, tidy data frame)` for `lib.plotting.save_figure`.
 """
 
@@ -191,3 +193,33 @@ def draw_sequence_examples(name: str, seed: int = 1007, sizes: Sequence[int] = (
     fig.suptitle(f"{name} sequence by our shift code on the digits (yellow: the digit drawn)", fontsize=9)
     fig.tight_layout()
     return fig, data
+
+
+def draw_faces_decades(image_size: int = 16, per_class: int = 3) -> tuple[plt.Figure, pd.DataFrame]:
+    """The Portraits stand-in (`lib.seq_to_final.faces`) laid out as Fig. 7: one row per "decade", the same
+    `per_class` faces (left) and non-faces (right) of the pool in each decade's style, so that only the drift
+    changes down a column; with each step's style and the shown images' mean and standard deviation."""
+    from .. import published
+    from .faces import FACES_CLASSES, faces_pool, style_at
+
+    pool = faces_pool(image_size)
+    decades = list(published.load("seq_to_final", "table04")["time_period"])
+    chosen = [int(i) for label in (1, 0) for i in np.flatnonzero(pool.train_labels == label)[:per_class]]
+    final = len(decades) - 1
+    fig, axes = plt.subplots(len(decades), len(chosen), figsize=(0.8 * len(chosen) + 1.4, 0.8 * len(decades) + 0.6))
+    records = []
+    for step, decade in enumerate(decades):
+        style = style_at(step, final)
+        images = style.apply(pool.train_images[chosen])
+        for column, (index, image) in enumerate(zip(chosen, images)):
+            _image_axes(axes[step, column], image)
+            records.append({"step": step, "decade": decade, "column": column, "pool_index": index,
+                            "label": FACES_CLASSES[pool.train_labels[index]], "tone": style.tone,
+                            "contrast": style.contrast, "blur": style.blur, "mean": float(image.mean()),
+                            "std": float(image.std())})
+        axes[step, 0].set_ylabel(f"step {step}\n{decade.split(' ')[0]}", fontsize=7)
+    for column, index in enumerate(chosen):
+        axes[0, column].set_title(FACES_CLASSES[pool.train_labels[index]], fontsize=7)
+    fig.suptitle(f"Portraits stand-in: lfw_subset at {image_size} px, one style per decade", fontsize=9)
+    fig.tight_layout()
+    return fig, pd.DataFrame(records)

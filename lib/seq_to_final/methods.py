@@ -441,6 +441,9 @@ class SideTunedNet(nn.Module):
         self.stem, self.blocks, self.head = base.stem, base.blocks, base.head
         self.image_size = image_size
         self.sides = nn.ModuleList()
+        # Block-sized sides are fresh copies of these, taken now: a copy of a block after `freeze` would keep
+        # its frozen parameters and BatchNorm hooks (a plain list, so not part of the model's parameters).
+        self.block_templates = [copy.deepcopy(b) for b in base.blocks]
 
     def block_inputs(self) -> list[torch.Tensor]:
         """One sample input of every block (for sizing the side modules)."""
@@ -462,7 +465,7 @@ class SideTunedNet(nn.Module):
         if kind == "layer":
             blocks = [one_layer_side(b, s) for b, s in zip(self.blocks, self.block_inputs())]
         elif kind == "block":
-            blocks = [reinitialised(b) for b in self.blocks]
+            blocks = [reinitialised(b) for b in self.block_templates]
         else:
             raise ValueError(f"side kind must be 'layer' or 'block', got {kind!r}")
         sides = nn.ModuleDict({"blocks": nn.ModuleList(blocks)})

@@ -7,6 +7,11 @@ shuffles each decade's positions in turn; a decade's first int(.8 n) shuffled po
 validate, except the final decade's: int(.4 n) train, up to int(.5 n) validate, the rest is the test split
 (2205 / 552 / 2757 of the 5514 images of Table 4). Pool indices are positions within the decade.
 
+`PortraitsSpec` carries the fields the study's run configurations name (`pool`, `entries`, `sizes`: Table 4's
+counts, `test_size`), and `open` / `build` as the study calls them (`sequence.open_pools`, `sequence.build`), so
+the full tier's study runs Portraits as its Table 13 sequence; without the archive it stops at `open`, before
+any compute. The small tiers run the stand-in of `lib.seq_to_final.faces` instead.
+
 Not yet here: the code's input scaling for Portraits (ToTensor's [0, 1] then Normalize with 255 x the
 ImageNet statistics, pitfall P20); `sequence.as_inputs` feeds raw 0-255 as for CIFAR.
 """
@@ -26,12 +31,49 @@ FINAL_TRAIN_FRACTION, FINAL_TEST_START = 0.4, 0.5
 PORTRAITS_CLASSES = 2
 
 
+PORTRAITS_POOL = "portraits"
+
+
+def decade_counts() -> tuple[int, ...]:
+    """Table 4: the number of images of each decade, 1930s first."""
+    from .. import published
+
+    return tuple(int(v) for v in published.load("seq_to_final", "table04")["value"])
+
+
 @dataclass(frozen=True)
 class PortraitsSpec:
     """The Portraits sequence: image side (the code's 32) and the split seed (the code's 1007)."""
 
     image_size: int = 32
     seed: int = DEFAULT_SEED
+    pool: str = PORTRAITS_POOL
+    subpopulation_reading: str = "code"
+
+    @property
+    def entries(self) -> tuple[str, ...]:
+        return ("decade",) * (len(decade_counts()) - 1)
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """Train+validation images per decade (the final decade's half that is not the test split)."""
+        counts = decade_counts()
+        return (*counts[:-1], int(FINAL_TEST_START * counts[-1]))
+
+    @property
+    def test_size(self) -> int:
+        return decade_counts()[-1] - int(FINAL_TEST_START * decade_counts()[-1])
+
+    def open(self, root: str | Path | None = None) -> None:
+        """Check that every decade is on disk (the registry's one-line `DatasetMissingError` if not)."""
+        from ..data.portraits import PORTRAITS_DECADES
+        from ..data.registry import open_dataset
+
+        for decade in PORTRAITS_DECADES:
+            open_dataset("portraits", root=root, split=decade)
+
+    def build(self) -> ShiftSequence:
+        return build_portraits(self)
 
 
 def decade_splits(n_images: int, final: bool, rng: np.random.RandomState) -> dict[str, np.ndarray]:

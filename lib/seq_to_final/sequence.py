@@ -36,7 +36,10 @@ from .sampler import (DEFAULT_SEED, SEQUENCES, ImagePool, build_sequence, digits
                       digits_subpopulation_pool, variable_length_entries, variable_length_sizes)
 
 if TYPE_CHECKING:
+    from .faces import FacesSpec
     from .portraits import PortraitsSpec
+
+    DecadeSpec = FacesSpec | PortraitsSpec  # a sequence of decades that opens and builds itself
 
 SPLITS = ("train", "valid", "test")
 
@@ -51,7 +54,9 @@ POOLS: dict[str, Callable[..., ImagePool]] = {
 # The paper's data that is not a pool to draw shifted steps from: name -> what it is instead.
 NON_POOLS: dict[str, str] = {
     "portraits": "Portraits is a sequence of its own, its eight decades as steps (`portraits.build_portraits`), "
-                 "not a pool; the study does not run it yet",
+                 "not a pool; the study runs it as the sequence `portraits` (settings key `portraits`)",
+    "lfw_faces": "the faces are the Portraits stand-in's decades (`faces.FacesSpec`), not a pool; the study runs "
+                 "them as the sequence `portraits` (settings key `portraits`)",
 }
 
 
@@ -170,8 +175,11 @@ class ShiftSequence:
         return self.final("test").pool_indices
 
 
-def build(spec: SequenceSpec) -> ShiftSequence:
-    """Draw the sequence `spec` describes (deterministic in `spec.seed`)."""
+def build(spec: SequenceSpec | DecadeSpec) -> ShiftSequence:
+    """Draw the sequence `spec` describes (deterministic in `spec.seed`); the Portraits decades and their
+    stand-in (`DecadeSpec`) build themselves."""
+    if not isinstance(spec, SequenceSpec):
+        return spec.build()
     pool = POOLS[spec.pool](size=spec.image_size)
     drawn = build_sequence(pool, spec.entries, spec.sizes, spec.test_size, spec.seed, spec.subpopulation_reading)
     steps = tuple(
@@ -180,11 +188,16 @@ def build(spec: SequenceSpec) -> ShiftSequence:
     return ShiftSequence(spec, steps, pool.num_classes)
 
 
-def open_pools(specs: Iterable[SequenceSpec]) -> None:
+def open_pools(specs: Iterable[SequenceSpec | DecadeSpec]) -> None:
     """Read every pool the specs draw from, before any compute: a paper pool whose dataset is not on disk
-    stops here with the registry's one-line `DatasetMissingError` (the CIFAR pools are then cached)."""
-    for pool, size in sorted({(spec.pool, spec.image_size) for spec in specs}):
+    stops here with the registry's one-line `DatasetMissingError` (the CIFAR pools are then cached); a
+    `DecadeSpec` opens its own data."""
+    specs = list(specs)
+    for pool, size in sorted({(spec.pool, spec.image_size) for spec in specs if isinstance(spec, SequenceSpec)}):
         POOLS[pool](size=size)
+    for spec in specs:
+        if not isinstance(spec, SequenceSpec):
+            spec.open()
 
 
 def as_inputs(images: np.ndarray) -> np.ndarray:

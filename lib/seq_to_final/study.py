@@ -12,6 +12,8 @@ others from `pool`) and the variable-length rotation sequences of Table 3/14, na
 n steps, their sizes Table 3's times `variable_length_scale`.
 
 Table 15's fine-tuning ablations (`ablation_methods`) run on one sequence and its architectures only.
+Table 13's sequence, `portraits`, is the settings' `portraits` block (`faces.decade_spec`): the real decades
+(full) or their embedded stand-in (`lib.seq_to_final.faces`), on its own architectures and methods.
 Settings load, and stored runs read back, without torch; torch is imported when a run computes.
 
 `accuracies(frame, reading)` turns the stored predictions into one test accuracy per (sequence,
@@ -31,12 +33,14 @@ import pandas as pd
 
 from ..params import ParamsError, SettingsFile
 from ..store import RunContext, Store, StoredRuns
+from .faces import PORTRAITS_SEQUENCE, check_decades, decade_spec
 from .sampler import SEQUENCES
 from .sequence import POOLS, SequenceSpec, open_pools, pool_error, synthetic_spec, variable_length_spec
 from .tables import ARCHITECTURES, METHODS, PAPER
 
 if TYPE_CHECKING:
     from .methods import Settings
+    from .sequence import DecadeSpec
 
 SUBPOPULATION_SEQUENCES = ("sss",)
 VARIABLE_PREFIX = "rotation_"
@@ -46,10 +50,14 @@ PAIR_KEYS = ("linear_decays", "exponential_decays")
 # read back without torch (a test keeps them equal).
 RUN_NAMES: tuple[str, ...] = (*METHODS, "SFT-linear", "SFT-exponential", "FT-reg-previous",
                               "FT-init-ablated-reg-previous")
+# Methods whose code was corrected after their runs were first stored: the revision enters their store key, so a
+# run of the old code is never read back. 2: block-sized side modules train (they had been frozen copies).
+METHOD_REVISIONS: dict[str, int] = {"ST-B": 2, "SST-B": 2}
 PROTOCOL_KEYS: tuple[str, ...] = (
     "lrs", "weight_decays", "dropouts", "max_epochs", "patience", "batch_size", "irm_penalty", "joint",
     "final_loss_weight", "adjacent_grid", "ewc_grid", "ewc_fisher", "linear_decays", "exponential_decays",
     "pretrain_includes_final", "side_stem_head_init", "augmentation", "device")
+PORTRAITS_KEYS = ("pool", "scale", "image_size", "architectures", "methods")  # the `portraits` block
 
 
 
@@ -82,7 +90,9 @@ class StudySettings(SettingsFile):
     `methods.Settings` that differ from the official defaults (`joint` as {lr, weight_decay, dropout});
     `ablation_methods`: Table 15's fine-tuning ablations, run on `ablation_sequence` (the paper's RCL) and
     `ablation_architectures` only (the paper's Res-4; its Baseline and FT rows are the main study's runs, so
-    the sequence and architectures must be among `sequences` and `architectures`)."""
+    the sequence and architectures must be among `sequences` and `architectures`); `portraits`: Table 13's
+    sequence as {pool (`lfw_faces`, the stand-in, or `portraits`), scale (of Table 4's sizes), image_size,
+    architectures, methods} (no architectures: not run; no Oracle, which Table 13 does not print)."""
 
     pool: str
     subpopulation_pool: str
@@ -102,13 +112,20 @@ class StudySettings(SettingsFile):
     ablation_methods: list[str]
     ablation_sequence: str
     ablation_architectures: list[str]
+    portraits: dict
 
     def validate(self, path: Path | str) -> None:
         """Check every name against what the code knows, before any compute."""
+        try:
+            check_decades(self.portraits, PORTRAITS_KEYS)
+        except ValueError as error:
+            raise ParamsError(f"{path}: {error}") from None
         checks = [
             ("sequence", self.sequences, set(SEQUENCES)),
-            ("architecture", self.architectures + self.variable_length_architectures, set(ARCHITECTURES)),
+            ("architecture", self.architectures + self.variable_length_architectures
+             + list(self.portraits["architectures"]), set(ARCHITECTURES)),
             ("method", self.methods + self.ablation_methods, set(RUN_NAMES)),
+            ("Portraits method", list(self.portraits["methods"]), set(RUN_NAMES) - {"Oracle"}),
             ("protocol key", list(self.protocol), set(PROTOCOL_KEYS)),
         ]
         for what, names, known in checks:
@@ -141,16 +158,23 @@ class StudySettings(SettingsFile):
     def runs(self) -> list[tuple[str, str, str, int]]:
         """Every (sequence, architecture, method, seed) of the study, Table 15's ablations last."""
         main = [(name, architecture, method, seed) for name in self.specs()
-                for architecture in self.architectures_of(name) for method in self.methods for seed in self.seeds]
+                for architecture in self.architectures_of(name) for method in self.methods_of(name)
+                for seed in self.seeds]
         return main + [(self.ablation_sequence, architecture, method, seed)
                        for architecture in self.ablation_architectures
                        for method in self.ablation_methods for seed in self.seeds]
 
     def architectures_of(self, sequence: str) -> list[str]:
         """The architectures a sequence runs on."""
+        if sequence == PORTRAITS_SEQUENCE:
+            return list(self.portraits["architectures"])
         return self.variable_length_architectures if sequence.startswith(VARIABLE_PREFIX) else self.architectures
 
-    def specs(self) -> dict[str, SequenceSpec]:
+    def methods_of(self, sequence: str) -> list[str]:
+        """The methods a sequence runs (Portraits: its own list)."""
+        return list(self.portraits["methods"]) if sequence == PORTRAITS_SEQUENCE else self.methods
+
+    def specs(self) -> dict[str, SequenceSpec | DecadeSpec]:
         """Sequence name -> what to draw."""
         options = {"image_size": self.image_size, "seed": self.data_seed,
                    "subpopulation_reading": self.subpopulation_reading}
@@ -160,6 +184,8 @@ class StudySettings(SettingsFile):
         for n_steps in self.variable_lengths:
             specs[f"{VARIABLE_PREFIX}{n_steps}"] = variable_length_spec(
                 n_steps, self.pool, self.test_size, self.variable_length_scale, **options)
+        if self.portraits["architectures"]:
+            specs[PORTRAITS_SEQUENCE] = decade_spec(self.portraits, self.data_seed)
         return specs
 
 
@@ -175,7 +201,8 @@ class Study(StoredRuns):
         return {"study": PAPER, "sequence": sequence, "pool": spec.pool, "entries": list(spec.entries),
                 "sizes": list(spec.sizes), "test_size": spec.test_size, "image_size": spec.image_size,
                 "data_seed": spec.seed, "subpopulation_reading": spec.subpopulation_reading,
-                "architecture": architecture, "method": method, "seed": seed, "protocol": self.settings.protocol}
+                "architecture": architecture, "method": method, "seed": seed, "protocol": self.settings.protocol,
+                **({"revision": METHOD_REVISIONS[method]} if method in METHOD_REVISIONS else {})}
 
     def jobs(self) -> list[tuple[dict[str, Any], Callable[[], pd.DataFrame]]]:
         """`(config, compute)` of every run. If any is missing from the store, every pool is read and the

@@ -19,6 +19,11 @@
 # sequence as the official code does (per-step seeds, per-class draws, noise → rotation → recolouring →
 # flips); as the official `visualize_images`, each column shows the first training image whose label **at
 # that step** is the column's label. Yellow: the digit actually drawn.
+#
+# **Difference from what the models see.** The digits are drawn here at 32×32 so that the shifts are
+# visible; the analysis and table runs of the mini tier use them at 8×8 (`image_size: 8` in study.yaml and
+# geometry.yaml), where a 30° nearest-neighbour rotation moves whole pixels of an 8-pixel digit and is
+# much coarser than the rotated rows below suggest.
 
 # %% tags=["parameters"]
 output_dir: str = "figures/seq_to_final"

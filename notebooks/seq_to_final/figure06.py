@@ -16,6 +16,10 @@
 # **Our drawing.** The digits (enlarged to 32×32 RGB) stand in for CIFAR-10;
 # `lib.seq_to_final.sampler.synthetic_sequence(pool, "TTT")` builds the sequence, one image per label and
 # step as the official `visualize_images` (yellow: the digit drawn).
+#
+# **Difference from what the models see.** The digits are drawn here at 32×32 so that the shifts are
+# visible; the analysis and table runs of the mini tier use them at 8×8 (`image_size: 8` in study.yaml and
+# geometry.yaml): the same tints on 64 pixels per digit, downsampled before the tint is applied.
 
 # %% tags=["parameters"]
 output_dir: str = "figures/seq_to_final"

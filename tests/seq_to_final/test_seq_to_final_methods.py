@@ -267,6 +267,16 @@ def test_side_tuning_freezes_the_pretrained_blocks(data):
     assert len(fitted.model.sides) == 1 and fitted.extra["adjacent"] == 0.1
 
 
+@pytest.mark.parametrize("kind", ["layer", "block"])
+def test_side_modules_added_after_freezing_train_with_batch_statistics(data, kind):
+    model = SideTunedNet(build("Conv-1", 10), 8)
+    fitted = methods._side_step(ctx(data, replace(TINY, lrs=(1e-2,), max_epochs=1, patience=5)), model, kind, 3)
+    side = fitted.model.sides[0]
+    assert all(p.requires_grad for p in side.parameters())
+    norms = [m for m in side.modules() if isinstance(m, nn.BatchNorm2d)]
+    assert norms and all(int(m.num_batches_tracked) > 0 for m in norms)  # trained in train mode, not frozen
+
+
 def test_lr_schedules():
     settings = Settings()
     assert lr_sequences(settings, "none", 3) == [None]

@@ -30,7 +30,8 @@ def test_every_tier_loads_and_validates_offline(tier):
 
 def test_mini_runs_every_synthetic_sequence_and_column_with_two_seeds():
     settings = StudySettings.load(study_path("mini"))
-    assert set(settings.sequences) == set(ours.TABLE_SEQUENCES.values())
+    assert set(settings.sequences) == {ours.TABLE_SEQUENCES[artefact] for artefact in ours.TABLE02_TABLES}
+    assert ours.TABLE_SEQUENCES["table13"] in settings.specs()  # Portraits' stand-in, its own methods
     assert set(ours.METHODS) <= set(settings.methods) and len(settings.seeds) >= 2
     assert settings.ablation_sequence == "RCL" and len(settings.variable_lengths) >= 2
 
@@ -71,7 +72,7 @@ def synthetic_frame() -> pd.DataFrame:
         ("Conv-2", 0): (0.7, 0.3, 0.5), ("Conv-2", 1): (0.9, 0.4, 0.6),
     }
     rows = [{"sequence": "CLR", "architecture": a, "seed": s, "column": m, "run": m, "accuracy": v,
-             "valid_accuracy": v, "tier": "mini"}
+             "valid_accuracy": v, "tier": "mini", "sft_schedules": 3}
             for (a, s), accs in values.items() for m, v in zip(("Oracle", "Baseline", "FT"), accs)]
     return pd.DataFrame(rows)
 
@@ -114,3 +115,34 @@ def test_findings_are_differences_per_architecture_and_seed():
     assert gap.estimate == pytest.approx(np.mean([0.4, 0.3, 0.4, 0.5]))
     assert gap.verdict == "supported"  # every unit at least .3 above: the interval lies above 0
     assert found["JM − SFT"].verdict == "not_checkable"  # columns the frame does not hold
+
+
+def test_sft_findings_are_not_checked_when_a_tier_runs_fewer_than_three_schedules():
+    frame = synthetic_frame()
+    frame = pd.concat([frame, frame[frame["column"] == "FT"].assign(column="SFT", run="SFT"),
+                       frame[frame["column"] == "FT"].assign(column="EWC", run="EWC", accuracy=0.1)])
+    complete = {f.quantity: f for f in ours.findings(frame, "table08")}
+    assert complete["SFT − EWC"].verdict == "supported"
+    partial = {f.quantity: f for f in ours.findings(frame.assign(sft_schedules=1), "table08")}
+    assert partial["SFT − EWC"].verdict == "not_checkable" and "1 of the three" in partial["SFT − EWC"].interval.method
+    assert partial["Oracle − Baseline"].verdict == "supported"
+    # a group SFT is one of is compared without it: the best history-using method is FT here either way
+    assert partial["best history-using method − Baseline (without SFT)"].estimate == pytest.approx(
+        complete["best history-using method − Baseline"].estimate)
+
+
+def test_our_run_gives_the_claims_file_tables_per_seed_and_leaves_out_a_partial_sft(monkeypatch):
+    from lib.seq_to_final import claims
+
+    frame = synthetic_frame()
+    frame = pd.concat([frame, frame[frame["column"] == "FT"].assign(column="SFT", run="SFT")], ignore_index=True)
+    monkeypatch.setattr(ours, "run_study", lambda *args: (None, frame.assign(sft_schedules=1)))
+    run = claims.our_run({"study_params": "params/mini/seq_to_final/study.yaml", "results_dir": "unused"})
+    assert run.kind == "seeds" and len(run.replicates) == 2
+    table = run.estimate("accuracies").set_index(["row", "method"])
+    assert table.loc[("Conv-1", "Oracle"), "value"] == pytest.approx(0.85)  # mean over the two seeds
+    assert table.loc[("Mean", "FT"), "kind"] == "summary" and table.loc[("Conv-2", "FT"), "family"] == "Conv"
+    assert "SFT" not in set(run.estimate("accuracies")["method"])  # not the paper's best-of-three-schedules column
+    assert set(run.estimate("table02")["sequence"]) == {"Corruption, label, rotation"}
+    with pytest.raises(KeyError):
+        run.estimate("table05")  # the shift metrics are not run

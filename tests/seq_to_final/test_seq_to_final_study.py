@@ -26,7 +26,7 @@ def test_tiny_settings_load_and_convert():
     settings = StudySettings.load(TINY)
     method_settings = settings.method_settings()
     assert method_settings.grid() == [Hyper(1e-3, 1e-4, 0.0)] and method_settings.linear_decays == ((1e-3, 1e-4),)
-    assert list(settings.specs()) == ["CLR", "RCL", "rrr", "TTT", "sss", "rotation_2", "rotation_3"]
+    assert list(settings.specs()) == ["CLR", "RCL", "rrr", "TTT", "sss", "rotation_2", "rotation_3", "portraits"]
     assert settings.specs()["sss"].pool == "digits_subpopulations" and settings.specs()["rotation_3"].sizes == (100, 60, 40)
 
 
@@ -69,8 +69,9 @@ def test_unknown_names_fail_with_one_line(tmp_path, old, new, message):
 
 def test_tiny_study_runs_through_the_store_and_reads_back(tmp_path):
     torch.set_num_threads(1)
-    settings = replace(StudySettings.load(TINY), sequences=["CLR"], variable_lengths=[], methods=["Baseline", "FT"],
-                       seeds=[0], ablation_methods=[])
+    tiny = StudySettings.load(TINY)
+    settings = replace(tiny, sequences=["CLR"], variable_lengths=[], methods=["Baseline", "FT"], seeds=[0],
+                       ablation_methods=[], portraits={**tiny.portraits, "architectures": []})
     study = Study(settings, tmp_path)
     first = study.run()
     assert len(first) == 2 * 30 and set(first["method"]) == {"Baseline", "FT"} and set(first["sequence"]) == {"CLR"}
@@ -96,3 +97,11 @@ def test_sft_column_takes_the_best_test_schedule_in_the_code_reading_and_the_bes
     assert valid.loc["SFT", "run"] == "SFT" and valid.loc["SFT", "accuracy"] == 0.25
     with pytest.raises(ValueError, match="reading must be one of"):
         accuracies(frame, "test")
+
+
+def test_a_corrected_method_has_its_revision_in_its_store_key(tmp_path):
+    study = Study(StudySettings.load(TINY), tmp_path)
+    spec = study.settings.specs()["CLR"]
+    config = {m: study.run_config("CLR", spec, "Conv-1", m, 0) for m in ("ST-B", "SST-B", "ST-1", "FT")}
+    assert config["ST-B"]["revision"] == config["SST-B"]["revision"] == 2
+    assert "revision" not in config["ST-1"] and "revision" not in config["FT"]  # other runs keep their keys
