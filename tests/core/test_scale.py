@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import signal
 import sys
 import time
 from pathlib import Path
@@ -49,7 +50,16 @@ def paused_benchmarks(path: str, results: str, pause: Path) -> list[Paused]:
     return [Paused(grid, pause) for grid in experiment_benchmarks(path, "small", results)]
 
 
-def test_a_job_killed_half_way_is_resumed_from_the_store_by_a_rerun(tmp_path):
+@pytest.fixture
+def cancellable_jobs():
+    """SIGINT at its default in the processes the test starts: a shell's background job (`make test &`) ignores
+    SIGINT, its children inherit that, and the local executor cancels a job with SIGINT."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_a_job_killed_half_way_is_resumed_from_the_store_by_a_rerun(tmp_path, cancellable_jobs):
     (tmp_path / "experiments.yaml").write_text(EXPERIMENTS)
     results, pause = str(tmp_path / "results"), tmp_path / "pause"
     grids = functools.partial(paused_benchmarks, str(tmp_path / "experiments.yaml"), results, pause)
