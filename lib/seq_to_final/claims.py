@@ -70,10 +70,10 @@ def _our_accuracies(frame: pd.DataFrame, artefact: str) -> pd.DataFrame:
     `family`, `method`, `seed`, `value`): our unit rows, then our Mean and Std dev rows over them."""
     from .ours import TRAIN_DATASETS, our_units, summary_rows
 
-    units = our_units(frame, artefact).rename(columns={"accuracy": "value"})
-    family = "" if artefact == "table14" else units["row"].str.split("-").str[0]
-    units = units.assign(kind="unit", family=family)
-    summaries = summary_rows(our_units(frame, artefact)).assign(kind="summary", family="")
+    units = our_units(frame, artefact)
+    summaries = summary_rows(units).assign(kind="summary", family="")
+    family = units["row"].astype(str).str.extract(r"^(\w+)-", expand=False).fillna("")  # "Conv-1" -> Conv; a length none
+    units = units.rename(columns={"accuracy": "value"}).assign(kind="unit", family=family)
     rows = pd.concat([units, summaries], ignore_index=True)
     return rows.assign(table=artefact, sequence=TRAIN_DATASETS[artefact])[
         ["table", "sequence", "row", "kind", "family", "method", "seed", "value"]]
