@@ -24,13 +24,17 @@ Quantifiers are read the same way everywhere:
 * `per: <column>` applies the quantifier within each group of cases (e.g. each method); the claim
   then needs every group, like `parts`: all supported -> supported, all contradicted -> contradicted,
   any part not checkable -> not_checkable, else partly_supported.
+* `ours` (one judgement, or a list of labelled parts) judges the claim on a run of ours where the
+  paper's numbers cannot (a `not_checkable` or `bespoke` claim): it may name the tables our run alone
+  has (the paper module's `OUR_TABLE_NAMES`, e.g. per-image quantities the paper only plots).
 
 The same claims are judged on a run of ours (`OurRun`, which a paper's claims module builds with
 `our_run(params)`): on its estimate (the mean over seeds, or the statistic on every model) and on each
 replicate (each seed, or each bootstrap resample of the models). The verdict stands when at least
 `AGREEMENT` of the replicates reach it too; otherwise it is `not_distinguishable`. A claim resting on
 rows or columns our run does not have (the paper's own models, datasets or tables) is `not_checkable`
-there, and so is a claim judged by a bespoke assessor (those read the paper's tables).
+there, and so is a claim judged by a bespoke assessor (those read the paper's tables) unless its
+`ours` judgement says how to judge it on ours.
 
 `python -m lib claims --paper P --tier T` prints the ledger with both verdicts; `--out` and the paper's
 `claims` notebook write it as CSV with columns `paper,claim_id,section,claim,artefacts,verdict,evidence,
@@ -291,7 +295,7 @@ def combine(parts: list[tuple[str, Verdict]]) -> Verdict:
 # ---------------------------------------------------------------------------------------------
 # Claims files.
 
-CLAIM_KEYS = {"id", "section", "claim", "artefacts", "reading"}
+CLAIM_KEYS = {"id", "section", "claim", "artefacts", "reading", "ours"}
 JUDGEMENT_KEYS = {"table", "where", "predicate", "args", "quantifier", "count", "per", "label", "reason"}
 PART_KEYS = JUDGEMENT_KEYS - {"reason"}
 BESPOKE = "bespoke"
@@ -346,6 +350,7 @@ class Claim:
     bespoke: Callable[[Tables], Verdict] | None = None
     reason: str = ""
     reading: str = ""
+    ours: tuple[Judgement, ...] = ()
 
     def assess(self, tables: Tables | None = None) -> Verdict:
         """The verdict on `tables` (default: the paper's printed numbers)."""
@@ -354,9 +359,18 @@ class Claim:
             return unverifiable(self.reason)
         if self.bespoke is not None:
             return self.bespoke(tables)
-        if len(self.judgements) == 1:
-            return self.judgements[0].evaluate(tables)
-        return combine([(j.label, j.evaluate(tables)) for j in self.judgements])
+        return _judge(self.judgements, tables)
+
+    def assess_run(self, tables: Tables) -> Verdict:
+        """The verdict on a run of ours' `tables`: by the claim's `ours` judgements where it has them."""
+        return _judge(self.ours, tables) if self.ours else self.assess(tables)
+
+
+def _judge(judgements: tuple[Judgement, ...], tables: Tables) -> Verdict:
+    """One judgement's verdict, or several combined as parts."""
+    if len(judgements) == 1:
+        return judgements[0].evaluate(tables)
+    return combine([(j.label, j.evaluate(tables)) for j in judgements])
 
 
 def select_rows(frame: Frame, where: Mapping[str, Any]) -> Frame:
@@ -438,9 +452,26 @@ def _judgement(path: Path, cid: str, spec: dict, table_names: set[str]) -> Judge
                      spec.get("per"), spec.get("label", ""))
 
 
+def _ours_judgements(path: Path, cid: str, entry: dict, table_names: set[str]) -> tuple[Judgement, ...]:
+    """A claim's `ours` key: one judgement, or a list of labelled parts (only for a claim the paper's numbers
+    cannot judge: not_checkable or bespoke)."""
+    spec = entry.get("ours")
+    if spec is None:
+        return ()
+    if entry.get("predicate") not in (NOT_CHECKABLE, BESPOKE):
+        raise _fail(path, cid, "`ours` is for a not_checkable or bespoke claim; any other is judged on ours as on the "
+                               "paper's numbers")
+    specs = spec if isinstance(spec, list) else [spec]
+    if not specs or not all(isinstance(s, dict) for s in specs):
+        raise _fail(path, cid, "`ours` is one judgement (a mapping) or a list of labelled parts")
+    return tuple(_judgement(path, cid, s, table_names) for s in specs)
+
+
 def parse_claims(paper: str, entries: list[dict], path: Path, table_names: set[str], artefacts: set[str],
-                 bespoke: Mapping[str, Callable[[Tables], Verdict]]) -> list[Claim]:
-    """Validate every entry of a claims file (nothing is evaluated) and build its claims."""
+                 bespoke: Mapping[str, Callable[[Tables], Verdict]], our_table_names: set[str] = frozenset()
+                 ) -> list[Claim]:
+    """Validate every entry of a claims file (nothing is evaluated) and build its claims; `ours` judgements
+    may also name `our_table_names`."""
     claims, seen = [], set()
     for entry in entries:
         cid = entry.get("id", "?")
@@ -459,7 +490,8 @@ def parse_claims(paper: str, entries: list[dict], path: Path, table_names: set[s
             raise _fail(path, cid, f"unknown artefact(s) {bad}; valid: the {paper} rows of notebooks/manifest.csv "
                                    f"({', '.join(sorted(artefacts))})")
         common = dict(paper=paper, claim_id=cid, section=str(entry["section"]), claim=entry["claim"],
-                      artefacts=tuple(entry["artefacts"]), reading=entry.get("reading", ""))
+                      artefacts=tuple(entry["artefacts"]), reading=entry.get("reading", ""),
+                      ours=_ours_judgements(path, cid, entry, table_names | our_table_names))
         predicate = entry.get("predicate")
         if predicate == NOT_CHECKABLE:
             if not entry.get("reason"):
@@ -490,7 +522,8 @@ def load_claims(paper: str) -> tuple[Claim, ...]:
     path = claims_path(paper)
     entries = yaml.safe_load(path.read_text())
     artefacts = {e.artefact for e in read() if e.paper == paper}
-    return tuple(parse_claims(paper, entries, path, set(module.TABLE_NAMES), artefacts, module.BESPOKE))
+    return tuple(parse_claims(paper, entries, path, set(module.TABLE_NAMES), artefacts, module.BESPOKE,
+                              set(getattr(module, "OUR_TABLE_NAMES", ()))))
 
 
 def claims_for(paper: str, artefact: str) -> list[Claim]:
@@ -539,17 +572,55 @@ def seed_run(frames: Mapping[str, pd.DataFrame], tier: str) -> OurRun:
     return OurRun(estimate, replicates, "seeds", tier)
 
 
+def bootstrap_run(frames: Mapping[str, pd.DataFrame], tier: str, resamples: int, seed: int,
+                  strata: tuple[str, ...] = ("dataset",)) -> OurRun:
+    """An `OurRun` from per-unit frames (an `item` column naming the unit, e.g. a test image, a `value`
+    column, every other column a label): the estimate is the mean over units per label group; each
+    replicate resamples the units with replacement within each stratum (e.g. each dataset's images),
+    the same draw for every frame and label group that shares the stratum's units."""
+    rng = np.random.default_rng(seed)
+    units = {}  # stratum -> its units, in a fixed order
+    for frame in frames.values():
+        for key, block in frame.groupby(list(strata), sort=True):  # keys: tuples, one entry per stratum column
+            units.setdefault(key, set()).update(block["item"])
+    units = {key: sorted(items, key=str) for key, items in sorted(units.items(), key=lambda kv: str(kv[0]))}
+
+    def mean(frame: pd.DataFrame, weights: np.ndarray) -> pd.DataFrame:
+        labels = [c for c in frame.columns if c not in ("item", "value")]
+        weighted = frame.assign(value=frame["value"] * weights, weight=weights * frame["value"].notna())
+        sums = weighted.groupby(labels, sort=False, dropna=False)[["value", "weight"]].sum()
+        return (sums["value"] / sums["weight"]).rename("value").reset_index()
+
+    def weights(frame: pd.DataFrame, counts: Mapping[Any, Mapping[Any, int]] | None) -> np.ndarray:
+        if counts is None:
+            return np.ones(len(frame))
+        keys = list(frame[list(strata)].itertuples(index=False, name=None))
+        return np.array([counts[k].get(i, 0) for k, i in zip(keys, frame["item"])], dtype=float)
+
+    def tables(counts: Mapping[Any, Mapping[Any, int]] | None) -> Tables:
+        return tables_of({name: mean(f, weights(f, counts)) for name, f in frames.items()})
+
+    draws = []
+    for _ in range(resamples):
+        draw = {}
+        for key, items in units.items():
+            picked = np.bincount(rng.integers(0, len(items), size=len(items)), minlength=len(items))
+            draw[key] = dict(zip(items, picked))
+        draws.append(draw)
+    return OurRun(tables(None), tuple(tables(d) for d in draws), "bootstrap resamples", tier)
+
+
 def assess_ours(claim: Claim, run: OurRun | None) -> Verdict:
     """The claim judged on our run: the estimate's verdict if `AGREEMENT` of the replicates reach it,
     `not_distinguishable` if they do not, `not_checkable` where our run lacks what the claim needs."""
     if run is None:
         return unverifiable(NO_RUN)
-    if claim.reason:
+    if claim.reason and not claim.ours:
         return unverifiable(claim.reason)
-    if claim.bespoke is not None:
+    if claim.bespoke is not None and not claim.ours:
         return unverifiable("judged by a bespoke assessor of the paper's tables, not applied to our run")
     try:
-        estimate = claim.assess(run.estimate)
+        estimate = claim.assess_run(run.estimate)
     except KeyError as missing:
         return unverifiable(f"our run has no {missing} (the claim names the paper's own tables, models or datasets)")
     if estimate.verdict == "not_checkable":
@@ -557,7 +628,7 @@ def assess_ours(claim: Claim, run: OurRun | None) -> Verdict:
     if len(run.replicates) < 2:
         return Verdict("not_distinguishable", f"{run.tier}, {len(run.replicates)} {run.kind}: no interval to judge "
                                               f"the estimate's {estimate.verdict} by. Estimate: {estimate.evidence}")
-    verdicts = pd.Series([claim.assess(t).verdict for t in run.replicates])
+    verdicts = pd.Series([claim.assess_run(t).verdict for t in run.replicates])
     agree, n = int((verdicts == estimate.verdict).sum()), len(verdicts)
     spread = ", ".join(f"{v} {k}" for v, k in verdicts.value_counts().items())
     text = f"{run.tier}, {n} {run.kind}: {spread}. Estimate: {estimate.evidence}"

@@ -56,12 +56,15 @@ def heatmap(ax: plt.Axes, matrix: pd.DataFrame, *, center: float | None = None, 
 def paper_and_ours_heatmaps(frame: pd.DataFrame, index: str, columns: str, *, center: float | None = None,
                             fmt: str = ".1f", label: Callable[[str], str] = str,
                             titles: tuple[str, str] = ("paper", "ours"), paper_rows: bool = False,
-                            limits: tuple[float, float] | None = None, errors: bool = False) -> plt.Figure:
+                            limits: tuple[float, float] | None = None, errors: bool = False,
+                            stacked: bool = False) -> plt.Figure:
     """The paper's matrix and ours from one tidy frame (`lib.results`), side by side: one colour
     scale over both (`limits`, or the values' range), rows in the paper's order (rows only ours has
     come after), seeds averaged; with `paper_rows`, ours shows every paper row too (blank where ours
     has none), so rows line up; with `errors`, each cell reads "mean ± standard error" (`spread` where
-    the source prints one, else the standard error over seeds)."""
+    the source prints one, else the standard error over seeds). With `stacked`, the paper's matrix
+    is drawn above ours instead, both with the paper's columns in its order (blank where a source
+    has none), so that a wide table stays readable at a notebook's width."""
     from .results import matrix
 
     paper, ours = (frame[frame["source"] == s] for s in ("paper", "ours"))
@@ -69,6 +72,9 @@ def paper_and_ours_heatmaps(frame: pd.DataFrame, index: str, columns: str, *, ce
     matrices = [matrix(paper, index, columns, order), matrix(ours, index, columns, order)]
     if paper_rows:
         matrices[1] = matrices[1].reindex([*order, *(r for r in matrices[1].index if r not in order)])
+    if stacked:
+        shared = list(dict.fromkeys([*matrices[0].columns, *matrices[1].columns]))
+        matrices = [m.reindex(columns=shared) for m in matrices]
     values = np.concatenate([m.to_numpy(dtype=float).ravel() for m in matrices])
     values = values[np.isfinite(values)]
     if limits is not None:
@@ -79,6 +85,8 @@ def paper_and_ours_heatmaps(frame: pd.DataFrame, index: str, columns: str, *, ce
         extent = np.abs(values - center).max() if len(values) else 1.0
         vmin, vmax = center - extent, center + extent
     annots = [_with_errors(part, m, index, columns, fmt) if errors else None for part, m in zip((paper, ours), matrices)]
+    if stacked:
+        return _stacked_heatmaps(matrices, annots, titles, center=center, fmt=fmt, vmin=vmin, vmax=vmax, label=label)
     widths = [(max(m.shape[1], 1) + 1.5) * (1.6 if errors else 1.0) for m in matrices]
     rows = max(m.shape[0] for m in matrices)
     # room for the longest tick labels (rotated column labels, row labels on both panels) and the titles
@@ -92,6 +100,24 @@ def paper_and_ours_heatmaps(frame: pd.DataFrame, index: str, columns: str, *, ce
     for ax, m, annot, title, last in zip(axes, matrices, annots, titles, (False, True)):
         heatmap(ax, m, center=center, fmt=fmt, vmin=vmin, vmax=vmax, cbar=last, title=title, label=label, annot=annot)
     fig.tight_layout()
+    return fig
+
+
+def _stacked_heatmaps(matrices: list[pd.DataFrame], annots: list[pd.DataFrame | None], titles: tuple[str, str], *,
+                      center: float | None, fmt: str, vmin: float | None, vmax: float | None,
+                      label: Callable[[str], str]) -> plt.Figure:
+    """`paper_and_ours_heatmaps(stacked=True)`'s figure: the two matrices one above the other, column
+    labels under the lower one only, one colour bar beside both."""
+    columns = matrices[0].shape[1]
+    width = 0.62 * max(columns, 4) * (1.6 if annots[0] is not None else 1.0) + 2.5
+    heights = [max(m.shape[0], 1) + 1.0 for m in matrices]
+    longest = max([len(label(str(t))) for m in matrices for t in m.columns] or [0])
+    fig, axes = plt.subplots(2, 1, figsize=(width, 0.36 * sum(heights) + 0.6 + 0.06 * longest),
+                             gridspec_kw={"height_ratios": heights}, layout="constrained")
+    for ax, m, annot, title in zip(axes, matrices, annots, titles):
+        heatmap(ax, m, center=center, fmt=fmt, vmin=vmin, vmax=vmax, title=title, label=label, annot=annot)
+    axes[0].set_xticklabels([])
+    fig.colorbar(axes[0].collections[0], ax=axes, shrink=0.8, pad=0.02)
     return fig
 
 

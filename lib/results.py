@@ -54,9 +54,10 @@ def combine(*frames: pd.DataFrame) -> pd.DataFrame:
 
 
 def paper_and_ours(paper_rows: pd.DataFrame, our_rows: pd.DataFrame, *, paper: str, artefact: str, tier: str,
-                   metric: str) -> pd.DataFrame:
+                   metric: str | None) -> pd.DataFrame:
     """One artefact's printed rows (tier `published`) and our run's rows (at `tier`), each already
-    named in the schema's columns, as one tidy frame, the paper's first."""
+    named in the schema's columns, as one tidy frame, the paper's first (`metric`: one for every row,
+    or None where the rows name their own)."""
     schema = {"paper": paper, "artefact": artefact, "metric": metric}
     return combine(tidy(paper_rows, source="paper", tier="published", **schema),
                    tidy(our_rows, source="ours", tier=tier, **schema))

@@ -185,11 +185,17 @@ Job = tuple[dict[str, Any], Callable[[], pd.DataFrame]]
 
 
 class StoredRuns:
-    """A benchmark or study whose runs live in a `Store`: a subclass sets `store` and `context` and
-    gives `jobs()`, the `(config, compute)` of every run (missing inputs stop there)."""
+    """A benchmark or study whose runs live in a `Store`: a subclass names its `paper` (the store's folder) and
+    gives `jobs()`, the `(config, compute)` of every run (missing inputs stop there); the constructor keeps the
+    settings and opens the paper's store under `results_root`."""
 
+    paper: str
     store: Store
     context: RunContext
+
+    def __init__(self, settings: Any, results_root: str | Path, context: RunContext = RunContext()) -> None:
+        self.settings, self.context = settings, context
+        self.store = Store(results_root, self.paper)
 
     def jobs(self) -> list[Job]:
         raise NotImplementedError

@@ -8,7 +8,8 @@ redrawn from the printed numbers), `audit` and `claims` (the claims ledger). Our
 embedded data), `study` (the zoo of CLIPs and supervised models evaluated on it, or the paper's
 checkpoints on the real dataset) and `ours` (the study in the paper's figures, with findings);
 `simulation` (the linear-CLIP simulation of Theorem 6.2) and `simulation_report` (its verdict as text); `multicolored` (Table 8's MultiColored digits
-study: supervised against contrastive training with perfect captions).
+study: supervised against contrastive training with perfect captions); `coloredcoco` (Table 7's design on
+background-coloured digits: a tiny CLIP zero-shot, fine-tuned with the CLIP objective, or with a supervised head).
 No torch is imported here.
 """
 
@@ -24,5 +25,6 @@ __all__ = ["audits", "precompute", "SETTINGS"]
 # with other processes doing the same (`lib.lazy`: torch is imported only when they are called).
 SETTINGS = {"study_params": lazy(f"{__name__}.study", "StudySettings.load"),
             "simulation_params": lazy(f"{__name__}.simulation", "SimulationSettings.load"),
-            "multicolored_params": lazy(f"{__name__}.multicolored", "MulticoloredSettings.load")}
+            "multicolored_params": lazy(f"{__name__}.multicolored", "MulticoloredSettings.load"),
+            "coloredcoco_params": lazy(f"{__name__}.coloredcoco", "ColoredCocoSettings.load")}
 precompute = lazy(f"{__name__}.ours", "precompute")

@@ -160,22 +160,46 @@ def draw_table06() -> tuple[plt.Figure, pd.DataFrame]:
     return draw_text_table(data[columns], "Table 6 as printed, and the OpenCLIP checkpoint we read it as", 10), data
 
 
-def draw_table07_grid() -> tuple[plt.Figure, pd.DataFrame]:
-    """Table 7 as an annotated grid: approach × (in-distribution, out-of-distribution, drop) per backbone."""
+TABLE07_COLUMNS = ["in-distribution", "out-of-distribution", "drop"]
+
+
+def table07_frame(ours: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Table 7 in the one results schema (`lib.results`): `model` the backbone, `method` the approach, `metric`
+    the column; with `ours` (`coloredcoco.run_study`'s frame: `backbone`, `approach`, `metric`, `seed`, `value`,
+    `tier`), our run's rows after the paper's, one per seed."""
+    from ..results import paper_and_ours, tidy
+
+    printed = raw("table07").assign(model=lambda f: f["backbone"] + " (" + f["pretrain_dataset"] + ")")
+    to_schema = {"approach": "method"}
+    if ours is None:
+        return tidy(printed.rename(columns=to_schema), source="paper", paper="counteranimal", artefact="table07",
+                    tier="published")
+    return paper_and_ours(printed.rename(columns=to_schema), ours.rename(columns={**to_schema, "backbone": "model"}),
+                          paper="counteranimal", artefact="table07", tier=str(ours["tier"].iloc[0]), metric=None)
+
+
+def draw_table07_grid(frame: pd.DataFrame | None = None) -> tuple[plt.Figure, pd.DataFrame]:
+    """Table 7 as annotated grids, approach × (in-distribution, out-of-distribution, drop), one panel per model of
+    `frame` (`table07_frame`; default the paper's numbers), every panel on one 0-100 scale in the paper's row
+    order: a printed cell as printed, a cell of ours as mean ± sd over seeds."""
     import matplotlib.pyplot as plt
 
     from ..plotting import heatmap
 
-    data = raw("table07")
-    columns = ["in-distribution", "out-of-distribution", "drop"]
-    backbones = list(dict.fromkeys(data["backbone"]))
-    fig, axes = plt.subplots(1, len(backbones), figsize=(9, 2.8))
-    for ax, backbone in zip(axes, backbones):
-        part = data[data["backbone"] == backbone]
-        order = list(dict.fromkeys(part["approach"]))
-        values = part.pivot(index="approach", columns="metric", values="value").reindex(index=order, columns=columns)
-        text = part.pivot(index="approach", columns="metric", values="printed").reindex(index=order, columns=columns)
-        heatmap(ax, values, annot=text, vmin=0, vmax=100, title=f"{backbone} (OpenAI)")
+    data = table07_frame() if frame is None else frame
+    models = list(dict.fromkeys(data["model"]))
+    order = list(dict.fromkeys(data["method"]))
+    fig, axes = plt.subplots(1, len(models), figsize=(4.5 * len(models), 2.8), squeeze=False)
+    for ax, model in zip(axes[0], models):
+        part = data[data["model"] == model]
+        cells = part.groupby(["method", "metric"], sort=False)["value"]
+        values = cells.mean().unstack("metric").reindex(index=order, columns=TABLE07_COLUMNS)
+        spread = cells.std().unstack("metric").reindex_like(values)
+        ours = part["source"].iloc[0] == "ours"
+        text = values.apply(lambda column: [f"{v:.1f} ± {e:.1f}" if ours else f"{v:g}"
+                                            for v, e in zip(column, spread[column.name])])
+        title = f"{model}: ours ({part['tier'].iloc[0]}, {part['seed'].nunique()} seeds)" if ours else f"{model}: paper"
+        heatmap(ax, values, annot=text, vmin=0, vmax=100, title=title)
     fig.tight_layout()
     return fig, data
 

@@ -48,7 +48,7 @@ import pandas as pd
 
 from ..findings import Finding, Findings, mean_interval
 from ..params import ParamsError, SettingsFile, tier_of
-from ..store import RunContext, Store, StoredRuns, precompute_study
+from ..store import RunContext, StoredRuns, precompute_study
 
 PAPER = "counteranimal"
 ARTEFACTS = ("table08", "claims")  # the notebooks that read this study (claims: the ledger on ours)
@@ -113,10 +113,10 @@ def random_colours(labels: np.ndarray, k: int, rng: np.random.Generator) -> np.n
     return rng.integers(0, k, len(labels))
 
 
-def colourise(grey: np.ndarray, colours: np.ndarray, colour_on: str) -> np.ndarray:
-    """Grey images (N, H, W) in [0, 1] coloured by `COLOURS[colours]` on the strokes or the background:
+def colourise(grey: np.ndarray, colours: np.ndarray, colour_on: str, palette: np.ndarray = COLOURS) -> np.ndarray:
+    """Grey images (N, H, W) in [0, 1] coloured by `palette[colours]` on the strokes or the background:
     float32 (N, 3, H, W)."""
-    rgb = COLOURS[colours][:, :, None, None]
+    rgb = palette[colours][:, :, None, None]
     ink = grey[:, None]
     image = ink * rgb if colour_on == "foreground" else ink + (1 - ink) * rgb
     return np.clip(image, 0.0, 1.0).astype(np.float32)
@@ -242,24 +242,30 @@ def zero_shot_predict(image_embeddings: np.ndarray, prompt_embeddings: np.ndarra
     return (images @ prompts.T).argmax(1)
 
 
-def _encoder(settings: MulticoloredSettings, inputs: int):
+def mlp_encoder(inputs: int, hidden: int, embedding: int):
+    """The image encoder of the colour studies: flatten, one hidden ReLU layer, `embedding` outputs."""
     from torch import nn
 
-    return nn.Sequential(nn.Flatten(), nn.Linear(inputs, settings.hidden), nn.ReLU(),
-                         nn.Linear(settings.hidden, settings.embedding))
+    return nn.Sequential(nn.Flatten(), nn.Linear(inputs, hidden), nn.ReLU(), nn.Linear(hidden, embedding))
 
 
-def _fit(parameters, loss_of_batch: Callable, n: int, settings: MulticoloredSettings, seed: int) -> None:
+def fit_batches(parameters, loss_of_batch: Callable, n: int, *, lr: float, weight_decay: float, epochs: int,
+                batch_size: int, device: str, seed: int) -> None:
     """Adam over `epochs` of shuffled batches of indices; `loss_of_batch(indices)` gives each batch's loss."""
     import torch
 
-    optimiser = torch.optim.Adam(parameters, lr=settings.lr, weight_decay=settings.weight_decay)
+    optimiser = torch.optim.Adam(parameters, lr=lr, weight_decay=weight_decay)
     generator = torch.Generator().manual_seed(seed)
-    for _ in range(settings.epochs):
-        for batch in torch.randperm(n, generator=generator).to(settings.device).split(settings.batch_size):
+    for _ in range(epochs):
+        for batch in torch.randperm(n, generator=generator).to(device).split(batch_size):
             optimiser.zero_grad()
             loss_of_batch(batch).backward()
             optimiser.step()
+
+
+def _fit(parameters, loss_of_batch: Callable, n: int, settings: MulticoloredSettings, seed: int) -> None:
+    fit_batches(parameters, loss_of_batch, n, lr=settings.lr, weight_decay=settings.weight_decay,
+                epochs=settings.epochs, batch_size=settings.batch_size, device=settings.device, seed=seed)
 
 
 def train_pair(settings: MulticoloredSettings, k: int, train: ColouredSet, seed: int) -> dict[str, Callable]:
@@ -272,12 +278,13 @@ def train_pair(settings: MulticoloredSettings, k: int, train: ColouredSet, seed:
     images, labels, colours = (torch.as_tensor(a, device=device) for a in (train.images, train.labels, train.colours))
     inputs = int(np.prod(train.images.shape[1:]))
     torch.manual_seed(seed)
-    supervised = nn.Sequential(_encoder(settings, inputs), nn.Linear(settings.embedding, k)).to(device)
+    supervised = nn.Sequential(mlp_encoder(inputs, settings.hidden, settings.embedding),
+                               nn.Linear(settings.embedding, k)).to(device)
     _fit(supervised.parameters(), lambda b: functional.cross_entropy(supervised(images[b]), labels[b]),
          len(labels), settings, seed)
 
     torch.manual_seed(seed)
-    encoder = _encoder(settings, inputs).to(device)
+    encoder = mlp_encoder(inputs, settings.hidden, settings.embedding).to(device)
     label_tokens, colour_tokens = (nn.Embedding(k, settings.embedding).to(device) for _ in range(2))
 
     def caption(batch):
@@ -302,11 +309,8 @@ def train_pair(settings: MulticoloredSettings, k: int, train: ColouredSet, seed:
 class MulticoloredStudy(StoredRuns):
     """One stored run per (classes, p_inv, p_spu, seed): both methods' predictions on both test sets."""
 
-    def __init__(self, settings: MulticoloredSettings, results_root: str | Path,
-                 context: RunContext = RunContext()) -> None:
-        self.settings = settings
-        self.store = Store(results_root, PAPER)
-        self.context = context
+    paper = PAPER
+    settings: MulticoloredSettings
 
     def jobs(self) -> list[tuple[dict[str, Any], Callable[[], pd.DataFrame]]]:
         s = self.settings

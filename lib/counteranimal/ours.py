@@ -48,10 +48,13 @@ def run_study(study_params: str, results_dir: str) -> tuple[StudySettings, pd.Da
 
 def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
     """Compute the study's runs (`study_params`, `results_dir`) if a notebook of `artefacts` reads them;
-    how many were computed by this process; and Table 8's MultiColored digits study (`multicolored`)."""
+    how many were computed by this process; and the controlled studies of Tables 7 and 8 (`coloredcoco`,
+    `multicolored`)."""
+    from .coloredcoco import precompute as precompute_coloredcoco
     from .multicolored import precompute as precompute_multicolored
 
-    return precompute_study(StudySettings.load, Study, params, artefacts, PANELS) + precompute_multicolored(params, artefacts)
+    return (precompute_study(StudySettings.load, Study, params, artefacts, PANELS)
+            + precompute_multicolored(params, artefacts) + precompute_coloredcoco(params, artefacts))
 
 
 def our_points(frame: pd.DataFrame, averaging: str = "balanced") -> pd.DataFrame:

@@ -35,7 +35,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from ..params import ParamsError, SettingsFile
-from ..store import RunContext, Store, StoredRuns
+from ..store import RunContext, StoredRuns
 from . import metrics
 from .miniature import DIGIT_CLASS_NAMES, MiniatureSpec
 
@@ -172,10 +172,11 @@ def registry_family(key: str) -> str:
 class Study(StoredRuns):
     """Runs (or reads back from the store) every model of a tier for every seed."""
 
+    paper = PAPER
+    settings: StudySettings
+
     def __init__(self, settings: StudySettings, results_root: str | Path, context: RunContext = RunContext()) -> None:
-        self.settings = settings
-        self.store = Store(results_root, PAPER)
-        self.context = context
+        super().__init__(settings, results_root, context)
         self._test_sets: dict[int, Any] = {}
 
     def jobs(self) -> list[tuple[dict[str, Any], Callable[[], pd.DataFrame]]]:

@@ -13,24 +13,34 @@ The theory claims (Table 1, Theorems 1 and 2, Fig. 1) are judged with our metric
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..claims import Claim, Tables, Verdict, cached_tables, holds, load_claims
+from ..claims import Claim, OurRun, Tables, Verdict, bootstrap_run, cached_tables, holds, load_claims
 from ..claims import claims_for as _claims_for
 from ..claims import format_ledger  # noqa: F401  (re-exported for the notebooks)
+from ..params import tier_of
 from .accuracies import HEADS, PAPER, drops, quoted, quoted_radii
 from .examples import figure01_embeddings
 from .metrics import cosine_metric, divergence_radius, euclidean_metric, unit_rows
 from .properties import PROPERTIES, printed_violations, property_checks
+from .tables import paper_name
 
 TABLE_SOURCES: dict[str, Callable[[], pd.DataFrame]] = {
     "drops": lambda: drops()[["dataset", "head", "perturbation", "drop"]].rename(columns={"drop": "value"}),
     "quoted_radii": lambda: quoted_radii()[["model", "perturbation", "dataset", "value"]],
 }
 TABLE_NAMES: tuple[str, ...] = tuple(TABLE_SOURCES)
+# Tables our run alone has (a claim's `ours` judgement may name them): `finetune`, the Sec. 6 fine-tuning's
+# average R_cs, R_dr and zero-shot ACC (points) per `dataset` and `condition` (before, λ = 1), by `metric`.
+OUR_TABLE_NAMES: tuple[str, ...] = ("finetune",)
+# The paper's datasets our study's stand in for, by position (as `lib.fm_perturbations.ours` reads them).
+PAPER_DATASETS: tuple[str, ...] = ("ImageNet", "Food101")
+FINETUNE_METRICS = {"cosine": "R_cs", "divergence_radius": "R_dr", "ACC": "ACC"}
+LEDGER_RESAMPLES = 200  # bootstrap resamples of the test images the ledger judges our run on
 THEOREM2_SETS = 200  # seeded random sets for Theorem 2
 
 
@@ -108,6 +118,27 @@ BESPOKE: dict[str, Callable[[Tables], Verdict]] = {
     "glass-zero-shot-drop": _glass_drop,
     "frost-food-linear-drop": _frost_drop,
 }
+
+
+def our_run(params: Mapping[str, Any]) -> OurRun:
+    """Our perturbation study (`study_params`, `results_dir`; run or read back) as the claims file's `drops`
+    (Tables 2-3's layout, the study's datasets named as the paper's they stand in for) and `finetune`, one
+    value per test image; the replicates resample the images of each dataset (`LEDGER_RESAMPLES`)."""
+    from .ours import drop_matrix, finetune_condition, run_study
+
+    run = run_study(params["study_params"], params["results_dir"])
+    names = dict(zip(run.settings.labels(), PAPER_DATASETS))
+    drops = [drop_matrix(run, ours, head).rename(columns=paper_name).reset_index()
+             .melt(id_vars="item", var_name="perturbation", value_name="value").assign(dataset=paper, head=head)
+             for ours, paper in names.items() for head in HEADS if head in set(run.predictions["head"])]
+    finetune = run.finetune.assign(condition=finetune_condition(run.finetune), dataset=run.finetune["dataset"].map(names),
+                                   value=lambda f: f["value"] * np.where(f["metric"] == "ACC", 100.0, 1.0),
+                                   metric=run.finetune["metric"].map(FINETUNE_METRICS))
+    finetune = finetune[finetune["condition"].isin(["before", "λ = 1"])]
+    frames = {"drops": pd.concat(drops, ignore_index=True)[["dataset", "head", "perturbation", "item", "value"]],
+              "finetune": finetune[["dataset", "metric", "condition", "item", "value"]]}
+    label = f"{tier_of(params['study_params'])} ({', '.join(f'{o} as {p}' for o, p in names.items())})"
+    return bootstrap_run(frames, label, LEDGER_RESAMPLES, run.settings.seed)
 
 
 def claims() -> tuple[Claim, ...]:

@@ -45,7 +45,7 @@ from .tables import LINEAR_PROBE, ZERO_SHOT, accuracy_table, image_accuracies, p
 PERCENT = 100.0
 DATASET_POSITION = {"table02": 0, "table03": 1, "figure03": 0, "figure04": 0, "figure05": 0, "figure06": 1,
                     "figure10": 0, "figure11": 1, "figure12": 0, "figure13": 1, "figure14": 1}
-STUDY_ARTEFACTS = ("table02", "table03", "figure03", "figure04", "figure05", "figure06", "figure07", "table09",
+STUDY_ARTEFACTS = ("claims", "table02", "table03", "figure03", "figure04", "figure05", "figure06", "figure07", "table09",
                    "figure10", "figure11", "figure12", "figure13", "figure14")
 RADIUS_BINS = 5  # images per (head, perturbation) binned by R_dr quantile for Figs. 5-6
 UNCHANGED_POINTS = 2.0  # our reading of "nearly unchanged" accuracy (Fig. 7c): within 2 points
@@ -523,14 +523,15 @@ def _regression_findings(run: OurRun, rows: np.ndarray, k: int, head: str, datas
 
 
 # -- Figure 7 ------------------------------------------------------------------------------------
-def _states(frame: pd.DataFrame) -> pd.Series:
+def finetune_condition(frame: pd.DataFrame) -> np.ndarray:
+    """Per row of the fine-tuning analysis: `before`, or `λ = <weight>` after fine-tuning at that weight."""
     return np.where(frame["state"] == "before", "before", "λ = " + frame["weight"].map("{:g}".format))
 
 
 def figure07(run: OurRun) -> tuple[plt.Figure, pd.DataFrame, Findings]:
     """(a) average R_cs, (b) average R_dr, (c) zero-shot ACC per dataset, before and after
     fine-tuning at each λ (the paper's default λ = 1 among them), with bootstrap intervals over images."""
-    frame = run.finetune.assign(condition=lambda f: _states(f))
+    frame = run.finetune.assign(condition=lambda f: finetune_condition(f))
     conditions = list(dict.fromkeys(["before", *sorted(set(frame["condition"]) - {"before"},
                                                        key=lambda c: float(c.split("= ")[1]))]))
     datasets = run.settings.labels()
@@ -618,7 +619,7 @@ def table09(run: OurRun) -> tuple[plt.Figure, pd.DataFrame, Findings]:
     """Appendix Table 9 from our λ sweep (the fine-tuning runs of Fig. 7): per dataset and condition
     (before, each λ), the average R_cs, R_dr and zero-shot ACC with bootstrap intervals over images, as a
     table; findings on both ends of the sweep."""
-    frame = run.finetune.assign(condition=lambda f: _states(f))
+    frame = run.finetune.assign(condition=lambda f: finetune_condition(f))
     weights = sorted({float(w) for w in frame["weight"].dropna()})
     conditions = ["before"] + [f"λ = {w:g}" for w in weights]
     rows = []

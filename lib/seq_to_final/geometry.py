@@ -29,7 +29,7 @@ import pandas as pd
 
 from ..findings import Finding, Findings, mean_interval
 from ..params import ParamsError, SettingsFile
-from ..store import RunContext, Store, StoredRuns, precompute_study
+from ..store import RunContext, StoredRuns, precompute_study
 from .sampler import SEQUENCES, variable_length_sizes
 from .sequence import POOLS, SequenceSpec, pool_error, synthetic_spec, variable_length_spec
 from .faces import PORTRAITS_SEQUENCE, check_decades, decade_spec
@@ -160,9 +160,8 @@ def _compute(function: str, spec: SequenceSpec, protocol: dict, labels: dict[str
 class GeometryStudy(StoredRuns):
     """The analysis runs of one tier, through the results store."""
 
-    def __init__(self, settings: GeometrySettings, results_root: str | Path, context: RunContext = RunContext()) -> None:
-        self.settings, self.context = settings, context
-        self.store = Store(results_root, PAPER)
+    paper = PAPER
+    settings: GeometrySettings
 
     def _config(self, analysis: str, sequence: str, architecture: str, seed: int, **extra: Any) -> dict[str, Any]:
         spec = self.settings.spec(sequence)

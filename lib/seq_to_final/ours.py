@@ -173,10 +173,30 @@ def comparison_frame(frame: pd.DataFrame, artefact: str) -> pd.DataFrame:
                    for table in (PAPER_TABLES[artefact](), OUR_TABLES[artefact](frame)))
     printed_order = {m: i for i, m in enumerate(dict.fromkeys(paper["method"]))}  # columns in the paper's order
     ours = ours.sort_values("method", key=lambda m: m.map(printed_order), kind="stable")
+    if artefact in UNIT_ROWS:
+        paper = with_mean_on_our_rows(paper, ours)
     paper, ours = (part.assign(train_dataset=TRAIN_DATASETS.get(artefact, part.get("model")), eval_dataset=EVAL)
                    for part in (paper, ours))
     return paper_and_ours(paper, ours, paper=PAPER,
                           artefact=artefact, tier=str(frame["tier"].iloc[0]), metric="accuracy")
+
+
+def with_mean_on_our_rows(paper: pd.DataFrame, ours: pd.DataFrame) -> pd.DataFrame:
+    """The paper's table (`model`, `method`, `value`) with, after its `Mean` row, the mean of its printed values
+    over the rows our run has (e.g. `Mean (Conv-1, Conv-2)`; blank for a method any of them leaves blank), so
+    that our `Mean` row meets the paper's over the same rows; unchanged where our rows are all of the paper's."""
+    rows = [r for r in dict.fromkeys(ours["model"]) if r not in SUMMARY_STATISTICS]
+    printed = [r for r in dict.fromkeys(paper["model"]) if r not in SUMMARY_STATISTICS]
+    if not rows or set(printed) <= set(rows) or not set(rows) <= set(printed):
+        return paper
+    name = f"Mean ({', '.join(rows)})"
+    means = (paper[paper["model"].isin(rows)].groupby("method", sort=False)["value"]
+             .agg(lambda v: v.mean(skipna=False)).reset_index().assign(model=name))
+    order = list(dict.fromkeys(paper["model"]))
+    order.insert(order.index("Mean") + 1, name)
+    rank = {r: i for i, r in enumerate(order)}
+    return (pd.concat([paper, means], ignore_index=True)
+            .sort_values("model", key=lambda m: m.map(rank), kind="stable", ignore_index=True))
 
 
 # ------------------------------------------------------------------------------------------------ findings
@@ -394,8 +414,9 @@ def our_panel(artefact: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, Figure,
 
 
 def _heatmaps(data: pd.DataFrame, titles: tuple[str, str]) -> Figure:
-    """Rows × methods, paper | ours, one colour scale (the Std dev rows left out)."""
-    return paper_and_ours_heatmaps(data[~data["model"].isin(SHOWN_ROWS)], "model", "method", fmt=".2f", titles=titles)
+    """Rows × methods, the paper's above ours, one colour scale (the Std dev rows left out)."""
+    return paper_and_ours_heatmaps(data[~data["model"].isin(SHOWN_ROWS)], "model", "method", fmt=".2f", titles=titles,
+                                   stacked=True)
 
 
 def _bars(data: pd.DataFrame, titles: tuple[str, str]) -> Figure:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import pandas as pd
 
 from ..params import ParamsError, SettingsFile
-from ..store import RunContext, Store, StoredRuns
+from ..store import StoredRuns
 from .faces import PORTRAITS_SEQUENCE, check_decades, decade_spec
 from .sampler import SEQUENCES
 from .sequence import POOLS, SequenceSpec, open_pools, pool_error, synthetic_spec, variable_length_spec
@@ -192,9 +192,8 @@ class StudySettings(SettingsFile):
 class Study(StoredRuns):
     """The (sequence × architecture × method × seed) runs of one tier, through the results store."""
 
-    def __init__(self, settings: StudySettings, results_root: str | Path, context: RunContext = RunContext()) -> None:
-        self.settings, self.context = settings, context
-        self.store = Store(results_root, PAPER)
+    paper = PAPER
+    settings: StudySettings
 
     def run_config(self, sequence: str, spec: SequenceSpec, architecture: str, method: str, seed: int) -> dict[str, Any]:
         """What determines one run's result (its store key is a hash of this)."""

@@ -31,7 +31,7 @@ from ..data.domains import DOMAINS
 from ..evaluate.frames import hits, prediction_columns
 from ..models.standins import STANDINS
 from ..params import ParamsError, SettingsFile
-from ..store import RunContext, Store, StoredRuns
+from ..store import RunContext, StoredRuns
 from ..train.config import TrainConfig
 from ..train.objectives import OBJECTIVES
 
@@ -150,11 +150,12 @@ def registry_pair(entry: str, path: Path | str = "study") -> tuple[str, str, str
 class Study(StoredRuns):
     """Runs (or reads back from the store) every protocol for every model and dataset of a tier."""
 
+    paper = PAPER
+    settings: StudySettings
+
     def __init__(self, settings: StudySettings, results_root: str | Path, context: RunContext = RunContext()) -> None:
-        self.settings = settings
+        super().__init__(settings, results_root, context)
         self.results_root = results_root
-        self.store = Store(results_root, PAPER)
-        self.context = context
 
     @functools.cached_property
     def runner(self) -> ProtocolRunner:

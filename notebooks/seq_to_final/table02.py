@@ -85,10 +85,12 @@ print(format_ledger(ledger(claims_for("table02"))))
 # procedures with one grid point, <= 3 epochs; three training seeds. At `tiny` the same code runs a handful of
 # methods on a few dozen images: a smoke test, not evidence.
 #
-# `table02_ours` draws the paper's table (left) and ours (right) with one function (`lib.plotting`'s
+# `table02_ours` draws the paper's table (above) and ours (below, on the paper's columns) with one function (`lib.plotting`'s
 # `paper_and_ours_heatmaps`) on one colour scale; its CSV holds both in the one results schema (`source` paper / ours,
 # `spread` = half-width of our 95 % t-interval over seeds). Our Mean and Std dev rows are computed per
 # seed as the paper computes them from its rows (mean, population standard deviation), then averaged over seeds.
+# The paper's Portraits row has no counterpart in ours: our Portraits stand-in runs four methods only (Table 13's
+# notebook), and Table 2's rows from our run are the synthetic sequences'.
 # Each finding is a difference A − B per unit ((architecture, seed) pairs of the sequence's table), judged by its
 # t-interval; the paper's value is the same difference on its printed
 # rows, first on the rows our run has too (Conv-1, Conv-2), then over all its rows, one run each,

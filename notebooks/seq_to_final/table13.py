@@ -125,13 +125,15 @@ save_figure(fig, data, output_dir, "table13_standin")
 plt.show()
 
 # %% [markdown]
-# `table13_ours` draws the paper's table (left) and ours (right) with the function that draws Tables 8-12
-# (`lib.plotting`'s `paper_and_ours_heatmaps`), on one colour scale; its CSV holds both in the one results schema
+# `table13_ours` draws the paper's table (above) and ours (below, on the paper's columns) with the function that
+# draws Tables 8-12 (`lib.plotting`'s `paper_and_ours_heatmaps`), on one colour scale; its CSV holds both in the one results schema
 # (`source` paper / ours, `spread` = half-width of our 95 % t-interval over seeds). Our columns are the methods
 # the settings run; the paper's `Final` column is our `Baseline` (ERM on the final decade alone). Our Mean and
-# Std dev rows are computed per seed as the paper computes them from its rows, then averaged over seeds. Each
-# finding is a difference A − B per unit ((architecture, seed) pairs), judged by its t-interval; the paper's
-# value is the same difference on its printed rows, one run each.
+# Std dev rows are computed per seed as the paper computes them from its rows, then averaged over seeds.
+# Under the paper's Mean row, `Mean (…)` is the mean of its printed values over the rows our run has (blank
+# where one of them prints `—`), so that our Mean row meets the paper's over the same rows. Each finding is a
+# difference A − B per unit ((architecture, seed) pairs), judged by its t-interval; the paper's value is the same
+# difference on its printed rows, one run each.
 
 # %%
 settings, ours = run_study(study_params, results_dir)

@@ -102,11 +102,13 @@ print(format_ledger(ledger(claims_for("table14"))))
 # seven, and Table 14's claims about lengths 3-7 cannot be tested here. At `tiny` the same code runs a handful of
 # methods on a few dozen images: a smoke test, not evidence.
 #
-# `table14_ours` draws the paper's table (left) and ours (right) with one function (`lib.plotting`'s
+# `table14_ours` draws the paper's table (above) and ours (below, on the paper's columns) with one function (`lib.plotting`'s
 # `paper_and_ours_heatmaps`) on one colour scale; its CSV holds both in the one results schema (`source` paper / ours,
 # `spread` = half-width of our 95 % t-interval over seeds); the Std dev rows are in the CSV, left out of the
 # heatmap whose colour scale is the accuracies'. Our Mean and Std dev rows are computed per
 # seed as the paper computes them from its rows (mean, population standard deviation), then averaged over seeds.
+# Under the paper's Mean row, `Mean (…)` is the mean of its printed values over the rows our run has (blank
+# where one of them prints `—`), so that our Mean row meets the paper's over the same rows.
 # Each finding is a difference A − B per unit ((method, seed) pairs: the longest minus the shortest sequence),
 # judged by its t-interval; the paper's value is the same difference on its printed
 # rows (the longest minus the shortest length per method), one run each,

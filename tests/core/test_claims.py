@@ -13,6 +13,7 @@ from lib.claims import (
     ClaimsFileError,
     Verdict,
     assess_ours,
+    bootstrap_run,
     bound,
     compare,
     correlation,
@@ -242,3 +243,47 @@ def test_ledger_has_both_verdicts():
     frame = ledger([claim], TABLES.__getitem__, run)
     assert frame.loc[0, "verdict"] == "partly_supported" and frame.loc[0, "ours_verdict"] == "supported"
     assert "ours [supported]: mini, 2 seeds" in format_ledger(frame)
+
+
+# --- `ours`: a claim the printed numbers cannot judge, judged on our run by its own judgement ----------
+OURS = {k: v for k, v in GOOD.items() if k in ("id", "section", "claim", "artefacts")}
+OURS_JUDGEMENT = {k: v for k, v in GOOD.items() if k not in OURS}
+
+
+def test_ours_judges_a_claim_the_paper_cannot():
+    entry = {**OURS, "predicate": "not_checkable", "reason": "no numbers printed",
+             "ours": {**OURS_JUDGEMENT, "table": "ours_only"}}
+    (claim,) = parse_claims("imagenet_rib", [entry], PATH, set(TABLES), {"table03"}, {}, {"ours_only"})
+    assert claim.assess(TABLES.__getitem__).verdict == "not_checkable"
+    run = seed_run({"ours_only": _seeds({"a/LP": 2, "a/FT": 1, "b/LP": 3, "b/FT": 0},
+                                        {"a/LP": 4, "a/FT": 0, "b/LP": 2, "b/FT": 1})}, "mini")
+    verdict = assess_ours(claim, run)
+    assert verdict.verdict == "supported" and "mini, 2 seeds: supported 2" in verdict.evidence
+
+
+@pytest.mark.parametrize("entry, message", [
+    ({**GOOD, "ours": OURS_JUDGEMENT}, "`ours` is for a not_checkable or bespoke claim"),
+    ({**OURS, "predicate": "not_checkable", "reason": "r", "ours": {**OURS_JUDGEMENT, "table": "u"}},
+     "unknown table 'u'"),
+    ({**OURS, "predicate": "not_checkable", "reason": "r", "ours": "compare"}, "one judgement (a mapping)"),
+])
+def test_ours_key_validation(entry, message):
+    with pytest.raises(ClaimsFileError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        parse_claims("imagenet_rib", [entry], PATH, set(TABLES), {"table03"}, {}, {"ours_only"})
+
+
+def test_bootstrap_run_estimate_and_resamples_within_strata():
+    images = pd.DataFrame({"dataset": ["x"] * 4 + ["y"] * 2, "item": [0, 1, 2, 3, 0, 1],
+                           "value": [1.0, 2.0, 3.0, 6.0, 10.0, 20.0]})
+    second = images.assign(value=images["value"] * 2)  # same images: every replicate draws them alike
+    run = bootstrap_run({"t": images, "u": second}, "mini", resamples=50, seed=3)
+    estimate = run.estimate("t").set_index("dataset")["value"]
+    assert estimate.to_dict() == {"x": 3.0, "y": 15.0} and run.kind == "bootstrap resamples"
+    for replicate in run.replicates:
+        t, u = (replicate(n).set_index("dataset")["value"] for n in ("t", "u"))
+        assert (u == 2 * t).all()  # one draw of the images for both tables
+        assert 1.0 <= t["x"] <= 6.0 and 10.0 <= t["y"] <= 20.0
+    means = {round(r("t").set_index("dataset")["value"]["x"], 6) for r in run.replicates}
+    assert len(means) > 5  # the replicates differ
+    again = bootstrap_run({"t": images, "u": second}, "mini", resamples=50, seed=3)
+    assert all(a("t").equals(b("t")) for a, b in zip(run.replicates, again.replicates))

@@ -50,6 +50,18 @@ def test_paper_and_ours_share_one_colour_scale_and_the_papers_row_order():
     plt.close(fig)
 
 
+def test_stacked_heatmaps_put_the_paper_above_ours_on_the_papers_columns():
+    frame = combine(_paper(), _ours())
+    fig = paper_and_ours_heatmaps(frame, "model", "method", center=0.0, stacked=True)
+    paper_ax, ours_ax = fig.axes[:2]
+    assert paper_ax.get_position().y0 > ours_ax.get_position().y1  # one above the other
+    assert [t.get_text() for t in ours_ax.get_xticklabels()] == ["FT", "LP"]  # the paper's column order
+    assert not any(t.get_text() for t in paper_ax.get_xticklabels())  # column labels once, under ours
+    assert paper_ax.collections[0].get_clim() == ours_ax.collections[0].get_clim()
+    assert len(fig.axes) == 3  # one colour bar for both
+    plt.close(fig)
+
+
 def test_paper_and_ours_frame_sets_each_sources_tier_and_puts_the_paper_first():
     from lib.results import paper_and_ours
 

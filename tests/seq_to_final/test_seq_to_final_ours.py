@@ -109,6 +109,21 @@ def test_comparison_frame_holds_paper_and_ours_in_one_schema():
     assert (data["metric"] == "accuracy").all()
 
 
+def test_the_paper_panel_gets_its_mean_over_the_rows_our_run_has():
+    from lib.seq_to_final.tables import units
+
+    data = ours.comparison_frame(synthetic_frame(), "table08")
+    paper = data[data["source"] == "paper"]
+    rows = list(dict.fromkeys(paper["model"]))
+    assert rows[rows.index("Mean") + 1] == "Mean (Conv-1, Conv-2)"  # right under the paper's Mean row
+    printed = units("table08").loc[["Conv-1", "Conv-2"]]
+    derived = paper[paper["model"] == "Mean (Conv-1, Conv-2)"].set_index("method")["value"]
+    assert derived["FT"] == pytest.approx(printed["FT"].mean())
+    assert np.isnan(derived["ST-B"]) and printed["ST-B"].isna().all()  # blank where the paper prints '—'
+    everything = pd.DataFrame({"model": ["A", "B", "Mean"], "method": "FT", "value": [1.0, 2.0, 1.5]})
+    assert ours.with_mean_on_our_rows(everything, everything).equals(everything)  # ours has every row: unchanged
+
+
 def test_findings_are_differences_per_architecture_and_seed():
     found = {f.quantity: f for f in ours.findings(synthetic_frame(), "table08")}
     gap = found["Oracle − Baseline"]
