@@ -166,6 +166,45 @@ def paper_and_ours_bars(frame: pd.DataFrame, index: str, columns: str, *, label:
     return fig
 
 
+def paper_and_ours_hbars(frame: pd.DataFrame, group: str, hue: str, *, titles: tuple[str, str] = ("paper", "ours"),
+                         xlabel: str = "value", note: str = "", decimals: int = 3) -> plt.Figure:
+    """The paper's horizontal grouped bars and ours from one tidy frame, side by side on one x axis: one group
+    per `group` value (the paper's order, top down), one bar per `hue` value (the same colour in both panels),
+    each labelled with its value, ours with "mean ± `spread`" and an error bar; `note` is written in our panel."""
+    paper, ours = (frame[frame["source"] == s] for s in ("paper", "ours"))
+    groups = list(dict.fromkeys([*paper[group], *ours[group]]))
+    hues = list(dict.fromkeys([*paper[hue], *ours[hue]]))
+    colours = dict(zip(hues, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
+    values = frame["value"].to_numpy(dtype=float)
+    spread = np.nan_to_num(frame["spread"].to_numpy(dtype=float))
+    low, high = np.nanmin(values - spread), np.nanmax(values + spread)
+    margin = 0.15 * (high - low) or 0.05
+    fig, axes = plt.subplots(1, 2, figsize=(12.0, 0.4 * len(groups) * max(len(hues), 1) + 1.6), sharex=True)
+    height = 0.8 / max(len(hues), 1)
+    for ax, part, title in zip(axes, (paper, ours), titles):
+        for j, name in enumerate(hues):
+            bars = part[part[hue] == name].set_index(group).reindex(groups).dropna(subset=["value"])
+            y = np.array([groups.index(g) for g in bars.index]) + (j - (len(hues) - 1) / 2) * height
+            errors = bars["spread"].to_numpy(dtype=float)
+            ax.barh(y, bars["value"], height=height * 0.95, color=colours[name], label=name,
+                    xerr=np.where(np.isfinite(errors), errors, 0.0) if np.isfinite(errors).any() else None)
+            for yi, v, e in zip(y, bars["value"], errors):
+                text = f"{v:.{decimals}f}".lstrip("0") + (f" ± {e:.{decimals}f}".replace("0.", ".") if np.isfinite(e) else "")
+                ax.text(v + (e if np.isfinite(e) else 0.0), yi, f" {text}", va="center", fontsize=7)
+        ax.set_yticks(range(len(groups)), groups if ax is axes[0] else [""] * len(groups))
+        ax.set_ylim(len(groups) - 0.5, -0.5)
+        ax.set_xlim(max(0.0, low - margin), high + 2 * margin)
+        ax.set_xlabel(xlabel)
+        ax.set_title(title, fontsize=9)
+        ax.grid(axis="y", visible=False)
+    handles, names = axes[0].get_legend_handles_labels()
+    fig.legend(handles, names, fontsize=7, loc="lower center", ncol=len(names), frameon=False)
+    if note:
+        axes[1].text(0.02, 0.02, note, transform=axes[1].transAxes, fontsize=7, va="bottom", style="italic")
+    fig.tight_layout(rect=(0, 0.3 / fig.get_figheight(), 1, 1))  # 0.3 inch for the legend
+    return fig
+
+
 def scatter_with_fit(ax: plt.Axes, points: pd.DataFrame, x: str, y: str, *, hue: str,
                      lines: pd.DataFrame | None = None, size: str | None = None, shade: str | None = None,
                      palette: dict[str, str] | None = None, identity: bool = True, annotate: str | None = None,

@@ -46,7 +46,7 @@ from ..store import RunContext, StoredRuns, precompute_study
 from .multicolored import COLOURS, colourise, exact_subset
 
 PAPER = "counteranimal"
-ARTEFACTS = ("table07", "claims")  # the notebooks that read this study (claims: the ledger on ours)
+ARTEFACTS = ("table07", "figure10", "claims")  # the notebooks that read this study (claims: the ledger on ours)
 APPROACHES = ("zero shot", "obj", "objbkg", "supervised")  # Table 7's order and names
 FINE_TUNED = APPROACHES[1:]
 CLIP_OBJECTIVE = ("obj", "objbkg")

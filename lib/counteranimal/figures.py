@@ -204,19 +204,30 @@ def draw_table07_grid(frame: pd.DataFrame | None = None) -> tuple[plt.Figure, pd
     return fig, data
 
 
-def draw_table07() -> tuple[plt.Figure, pd.DataFrame]:
-    """Table 7 / Fig. 10: in- and out-of-distribution accuracy per approach, one panel per backbone."""
+def draw_table07(frame: pd.DataFrame | None = None) -> tuple[plt.Figure, pd.DataFrame]:
+    """Table 7 / Fig. 10: in- and out-of-distribution accuracy per approach, one panel per model of `frame`
+    (`table07_frame`; default the paper's numbers) on one 0-100 axis; ours: the mean over seeds, each seed a dot."""
     import matplotlib.pyplot as plt
 
-    data = raw("table07")
-    backbones = list(dict.fromkeys(data["backbone"]))
-    fig, axes = plt.subplots(1, len(backbones), figsize=(9, 3.2), sharey=True)
-    for ax, backbone in zip(axes, backbones):
-        part = data[(data["backbone"] == backbone) & (data["metric"] != "drop")]
-        table = part.pivot(index="approach", columns="metric", values="value").reindex(list(dict.fromkeys(part["approach"])))
-        table.plot.bar(ax=ax, rot=0, color=["tab:blue", "tab:red"], width=0.75, legend=ax is axes[0])
-        ax.set(title=f"{backbone} (OpenAI)", xlabel="", ylabel="accuracy (%)")
+    data = table07_frame() if frame is None else frame
+    models = list(dict.fromkeys(data["model"]))
+    colours = {"in-distribution": "tab:blue", "out-of-distribution": "tab:red"}
+    fig, axes = plt.subplots(1, len(models), figsize=(4.5 * len(models), 3.2), sharey=True, squeeze=False)
+    for ax, model in zip(axes[0], models):
+        part = data[(data["model"] == model) & (data["metric"].isin(colours))]
+        order = list(dict.fromkeys(part["method"]))
+        table = part.pivot_table(index="method", columns="metric", values="value", aggfunc="mean").reindex(order)
+        table[list(colours)].plot.bar(ax=ax, rot=0, color=list(colours.values()), width=0.75, legend=False)
+        ours = part["source"].iloc[0] == "ours"
+        if ours:  # each seed, on its bar
+            for offset, metric in zip((-0.1875, 0.1875), colours):
+                seeds = part[part["metric"] == metric]
+                ax.scatter(seeds["method"].map({m: i for i, m in enumerate(order)}) + offset, seeds["value"],
+                           s=6, color="black", zorder=3)
+        title = f"{model}: ours ({part['tier'].iloc[0]}, {part['seed'].nunique()} seeds)" if ours else f"{model}: paper"
+        ax.set(title=title, xlabel="", ylabel="accuracy (%)", ylim=(0, 100))
     fig.suptitle("ColoredCOCO: zero-shot, CLIP-objective fine-tuning (obj, objbkg) and supervised", fontsize=9)
+    axes[0, -1].legend(*axes[0, 0].get_legend_handles_labels(), fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     return fig, data
 

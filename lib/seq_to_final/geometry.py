@@ -59,7 +59,8 @@ class GeometrySettings(SettingsFile):
     that differ from the official defaults (`joint` as {lr, weight_decay, dropout}); `portraits`: the sequence
     `portraits` (Fig. 15) as {pool, scale, image_size} (`faces.decade_spec`: the real decades or the stand-in).
     Paths: `path_runs` maps a sequence to its architectures, `path_methods` (of `TRAJECTORY_METHODS`),
-    `path_points` evenly spaced s in [0, 1] (the paper's 101), `batchnorm` (`interpolation_paths`).
+    `path_points` evenly spaced s in [0, 1] (the paper's 101), `batchnorms`: the BatchNorm readings of the
+    paths (`interpolation_paths`), each drawn, the first solid and the one the findings judge, the others dashed.
     Fig. 9: `regularisation_sequence`, `regularisation_architecture`, `adjacent_weights`.
     Figs 16-17: `geometry_sequence`, `geometry_architecture`, `projection_reading` ("code": the signed
     scalar projection, or "length"), `svcca_entire` ("concatenated" as the text, "layer_mean" as the code)."""
@@ -76,7 +77,7 @@ class GeometrySettings(SettingsFile):
     path_runs: dict
     path_methods: list[str]
     path_points: int
-    batchnorm: str
+    batchnorms: list[str]
     regularisation_sequence: str
     regularisation_architecture: str
     adjacent_weights: list[float]
@@ -97,7 +98,7 @@ class GeometrySettings(SettingsFile):
              set(ARCHITECTURES)),
             ("path method", self.path_methods, set(TRAJECTORY_METHODS)),
             ("protocol key", list(self.protocol), set(PROTOCOL_KEYS)),
-            ("batchnorm reading", [self.batchnorm], set(BATCHNORM_READINGS)),
+            ("batchnorm reading", self.batchnorms, set(BATCHNORM_READINGS)),
             ("projection reading", [self.projection_reading], set(PROJECTION_READINGS)),
             ("svcca_entire reading", [self.svcca_entire], set(ENTIRE_READINGS)),
         ]
@@ -110,6 +111,8 @@ class GeometrySettings(SettingsFile):
         for pool in (self.pool, self.subpopulation_pool):
             if pool not in POOLS:
                 raise ParamsError(f"{path}: {pool_error(pool)}")
+        if not self.batchnorms or len(set(self.batchnorms)) < len(self.batchnorms):
+            raise ParamsError(f"{path}: batchnorms must name at least one reading, each once, got {self.batchnorms}")
         if self.path_points < 2:
             raise ParamsError(f"{path}: path_points must be at least 2 (the two endpoints), got {self.path_points}")
         try:
@@ -181,7 +184,7 @@ class GeometryStudy(StoredRuns):
         for seed in s.seeds:
             for sequence, architecture in pairs:
                 geometry = (sequence, architecture) == geometry_pair
-                options = {"methods": list(s.path_methods), "alphas": s.alphas, "batchnorm": s.batchnorm,
+                options = {"methods": list(s.path_methods), "alphas": s.alphas, "batchnorms": list(s.batchnorms),
                            "geometry": geometry}
                 if geometry:
                     options.update(reading=s.projection_reading, entire=s.svcca_entire)
@@ -223,13 +226,21 @@ def precompute(params: dict[str, Any], artefacts: Any) -> int:
 PATH_KEYS = ["sequence", "architecture", "method", "seed"]
 
 
+def judged_paths(frame: pd.DataFrame) -> pd.DataFrame:
+    """The path rows under the settings' first BatchNorm reading, the one the findings and tables judge (a path
+    run writes its readings in the settings' order, so the first row's reading is the first)."""
+    paths = frame[frame["analysis"] == "path"]
+    return paths[paths["batchnorm"] == paths["batchnorm"].iloc[0]] if len(paths) else paths
+
+
 def path_shapes(frame: pd.DataFrame) -> pd.DataFrame:
     """One row per path (sequence, architecture, method, seed): start and end accuracy, rise = end − start,
     dip = how far the path falls below its start (0 if never: "decrease and then increase" is a change of
     basin), last_jump = the end's accuracy less the point before it (a "sharp local minimum"), and
-    barrier = the largest drop of the path below the straight line between its endpoints (0 if none)."""
+    barrier = the largest drop of the path below the straight line between its endpoints (0 if none); under the
+    first BatchNorm reading (`judged_paths`)."""
     rows = []
-    for keys, path in frame[frame["analysis"] == "path"].groupby(PATH_KEYS, sort=False):
+    for keys, path in judged_paths(frame).groupby(PATH_KEYS, sort=False):
         path = path.sort_values("alpha")
         s, accuracy = path["alpha"].to_numpy(float), path["accuracy"].to_numpy(float)
         start, end = accuracy[0], accuracy[-1]

@@ -36,18 +36,25 @@ def layer_title(layer: str, blocks: int) -> str:
 
 def path_figure(frame: pd.DataFrame, panels: list[str], columns: int = 2) -> tuple[plt.Figure, pd.DataFrame]:
     """One panel per "<sequence> <architecture>": each method's test accuracy along s (mean over the seeds,
-    the band their range), on a fixed [0, 1] accuracy axis so that flat looks the same in every figure."""
+    the band their range), on a fixed [0, 1] accuracy axis so that flat looks the same in every figure; under
+    the first BatchNorm reading of the runs solid, under the others dashed in the method's colour (no band)."""
     paths = frame[frame["analysis"] == "path"]
+    readings = list(dict.fromkeys(paths["batchnorm"]))  # the settings' order (`geometry.judged_paths`)
+    colours = dict(zip(dict.fromkeys(paths["method"]), plt.rcParams["axes.prop_cycle"].by_key()["color"]))
     rows = int(np.ceil(len(panels) / columns))
     fig, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.2 * rows), squeeze=False, sharey=True)
     drawn = []
     for ax, panel in zip(axes.flat, panels):
         sequence, architecture = panel.split()
         chosen = paths[(paths["sequence"] == sequence) & (paths["architecture"] == architecture)]
-        curve = (chosen.groupby(["method", "alpha"], sort=False)["accuracy"].agg(["mean", "min", "max"]).reset_index())
-        for method, line in curve.groupby("method", sort=False):
-            ax.plot(line["alpha"], line["mean"], marker=".", label=method)
-            ax.fill_between(line["alpha"], line["min"], line["max"], alpha=0.2)
+        curve = (chosen.groupby(["batchnorm", "method", "alpha"], sort=False)["accuracy"].agg(["mean", "min", "max"])
+                 .reset_index())
+        for (reading, method), line in curve.groupby(["batchnorm", "method"], sort=False):
+            first = reading == readings[0]
+            ax.plot(line["alpha"], line["mean"], marker="." if first else None, linestyle="-" if first else "--",
+                    color=colours[method], label=method if first else f"{method}, BatchNorm {reading}")
+            if first:
+                ax.fill_between(line["alpha"], line["min"], line["max"], alpha=0.2, color=colours[method])
         ax.set_title(f"{sequence_title(sequence)}, {architecture}", fontsize=9)
         ax.set_ylim(0, 1)
         ax.set_xlabel("s  [(1 − s)·w$_{T-1}$ + s·w$_T$]")

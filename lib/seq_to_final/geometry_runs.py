@@ -93,12 +93,14 @@ def geometry_rows(models: dict[str, Trajectory], oracle: nn.Module, historical: 
 
 
 def path_run(spec: SequenceSpec, architecture: str, methods: Sequence[str], settings: Settings, seed: int,
-             alphas: Sequence[float], batchnorm: BatchNormReading, geometry: bool = False,
+             alphas: Sequence[float], batchnorms: Sequence[BatchNormReading], geometry: bool = False,
              reading: ProjectionReading = "code", entire: EntireModel = "concatenated") -> pd.DataFrame:
-    """Interpolation paths of `methods` (and, with `geometry`, projections and SVCCA) on one sequence."""
+    """Interpolation paths of `methods` under each BatchNorm reading of `batchnorms` (and, with `geometry`,
+    projections and SVCCA) on one sequence."""
     ctx = _context(spec, architecture, settings, seed)
     trajectories = {method: TRAJECTORIES[method](ctx) for method in methods}
-    frames = [path_rows(method, trajectory, ctx, alphas, batchnorm) for method, trajectory in trajectories.items()]
+    frames = [path_rows(method, trajectory, ctx, alphas, batchnorm) for batchnorm in batchnorms
+              for method, trajectory in trajectories.items()]
     if geometry:
         final = ctx.data.final_index
         historical = trajectories["FT"][0][1] if "FT" in trajectories else pretrain(ctx, "ERM").model

@@ -31,7 +31,7 @@ from matplotlib.figure import Figure
 
 from ..findings import Finding, Findings, mean_interval
 from ..params import tier_of
-from ..plotting import paper_and_ours_bars, paper_and_ours_heatmaps
+from ..plotting import paper_and_ours_hbars, paper_and_ours_heatmaps
 from ..results import paper_and_ours
 from ..store import RunContext, precompute_study
 from .faces import PORTRAITS_SEQUENCE
@@ -397,7 +397,7 @@ SHOWN_ROWS = ("Std dev",)  # left out of the heatmaps (their own scale in the pa
 
 def our_panel(artefact: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, Figure, Findings]:
     """The paper's table and ours drawn side by side by one function on one colour scale (`lib.plotting`'s
-    `paper_and_ours_heatmaps`; Table 15: `paper_and_ours_bars`): `(data, figure, findings)`, data being both in
+    `paper_and_ours_heatmaps`; Table 15: `paper_and_ours_hbars`): `(data, figure, findings)`, data being both in
     the one results schema (`source` paper / ours, Std dev rows included)."""
     data = comparison_frame(frame, artefact)
     ours = data[data["source"] == "ours"]
@@ -419,12 +419,53 @@ def _heatmaps(data: pd.DataFrame, titles: tuple[str, str]) -> Figure:
                                    stacked=True)
 
 
+TABLE15_BLOCKS = ("fine-tuning (rows 0-3)", "frozen joint (rows 4-7)")
+
+
 def _bars(data: pd.DataFrame, titles: tuple[str, str]) -> Figure:
-    """Table 15: one bar per fine-tuning variant, paper | ours, one accuracy axis."""
-    return paper_and_ours_bars(data, "method", "metric", titles=titles, ylabel="test accuracy, final step (RCL)")
+    """Table 15 as the redraw draws it: one group per fine-tuning variant (rows 0-3), its bar beside the frozen
+    joint row meant to replicate it (rows 4-7: the paper's alone, as ours does not run them), paper | ours on one
+    accuracy axis, ours with its t-interval over seeds."""
+    printed = list(table15()["method"])  # rows 0-7: row i + 4 re-runs row i through the frozen joint model
+    row = data["method"].map({name: i for i, name in enumerate(printed)})
+    shown = data.assign(variant=[printed[i % 4] for i in row], block=[TABLE15_BLOCKS[i // 4] for i in row])
+    return paper_and_ours_hbars(shown, "variant", "block", titles=titles, decimals=4,
+                                xlabel="test accuracy, final step (RCL)",
+                                note="rows 4-7 not run: the code's frozen joint model repeats rows 0-3's computation")
 
 
 DRAWINGS = {"table15": _bars}
+GAP = "share of the Baseline-to-Oracle gap closed"
+
+
+def gap_closed(data: pd.DataFrame) -> pd.DataFrame:
+    """A comparison frame (`comparison_frame`) as the share of the gap from Baseline to Oracle each method closes in
+    its row, (acc − Baseline) / (Oracle − Baseline): 0 is the baseline, 1 the oracle, below 0 worse than the
+    baseline; ours from the means over seeds. NaN where the row lacks either or they are equal (and where the
+    cell is blank); the Std dev rows and the Baseline and Oracle columns themselves are left out."""
+    keys = ["source", "model"]
+    cells = data[~data["model"].isin(SHOWN_ROWS)]
+    ends = cells[cells["method"].isin(["Baseline", "Oracle"])].pivot_table(index=keys, columns="method",
+                                                                           values="value", aggfunc="mean")
+    if not {"Baseline", "Oracle"} <= set(ends.columns):
+        return cells.iloc[:0].assign(metric=GAP)
+    width = (ends["Oracle"] - ends["Baseline"]).where(lambda w: w.abs() > 1e-9).rename("width")
+    shares = cells[~cells["method"].isin(["Baseline", "Oracle"])].join(ends["Baseline"], on=keys).join(width, on=keys)
+    shares = shares.assign(value=(shares["value"] - shares["Baseline"]) / shares["width"], spread=np.nan, metric=GAP)
+    return shares.drop(columns=["Baseline", "width"]).reset_index(drop=True)  # NaN cells kept: blank, in place
+
+
+def gap_panel(artefact: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, Figure]:
+    """`gap_closed` of the artefact's comparison frame drawn as `our_panel` draws the accuracies (the paper above
+    ours, one diverging scale from −1 to 1 centred on the baseline; cells beyond it keep their colour's end and
+    print their value), so that method differences show whatever the task's difficulty."""
+    data = gap_closed(comparison_frame(frame, artefact))
+    seeds = int(frame["seed"].nunique())
+    fig = paper_and_ours_heatmaps(data, "model", "method", fmt=".2f", center=0.0, limits=(-1.0, 1.0), stacked=True,
+                                  titles=(f"paper: Table {int(artefact[5:])}, {GAP}",
+                                          f"ours ({data['tier'].iloc[-1] if len(data) else 'no run'}, of the means "
+                                          f"over {seeds} seeds)"))
+    return data, fig
 
 
 def cells_text(table: pd.DataFrame, index: str = "row", columns: str | None = "method") -> pd.DataFrame:

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..findings import Finding, Findings, mean_interval
-from .geometry import PATH_KEYS, path_shapes
+from .geometry import PATH_KEYS, judged_paths, path_shapes
 
 PROFILE_COLUMNS = ["start", "end", "rise", "dip", "max_change", "last_jump", "jump_share", "barrier"]
 FLAT, STEADY_DIP, MINORITY, GOOD_START = 0.05, 0.02, 0.5, 0.05
@@ -31,7 +31,7 @@ FLAT, STEADY_DIP, MINORITY, GOOD_START = 0.05, 0.02, 0.5, 0.05
 
 def path_profiles(frame: pd.DataFrame) -> pd.DataFrame:
     """`geometry.path_shapes` with `max_change`, `jump_share` and `unchanged`, one row per path."""
-    paths = frame[frame["analysis"] == "path"].sort_values("alpha")
+    paths = judged_paths(frame).sort_values("alpha")
     along = paths.groupby(PATH_KEYS, sort=False)["accuracy"].agg(
         max_change=lambda a: float(np.max(np.abs(a.to_numpy() - a.iloc[0]))), unchanged=lambda a: a.nunique() == 1)
     shapes = path_shapes(frame).merge(along.reset_index(), on=PATH_KEYS)

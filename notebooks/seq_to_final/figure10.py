@@ -37,7 +37,8 @@ pd.set_option("display.width", 200)
 # %% [markdown]
 # ## 1. Our run
 # The paths are made and drawn as in Figure 1 (its notebook says how: each method's last two models,
-# the code's BatchNorm treatment, the mean over the seeds with their range as a band); here on the
+# the code's BatchNorm treatment solid, the mean over the seeds with their range as a band, the statistics
+# re-estimated at every s dashed); here on the
 # sequence and architectures of `panels`.
 #
 # Below the figure, the shape of each path:
@@ -49,7 +50,7 @@ pd.set_option("display.width", 200)
 # same runs as Figure 1's RCL panel: the same picture. Another architecture was measured and left out:
 # Conv-2 on RCL costs 7.1 CPU-s per seed (21 CPU-s for three seeds), beyond the 20 CPU-s this figure may
 # add at mini. The full tier draws the paper's architectures. Figure 1's other differences apply (FT/SFT/JM
-# only, a separate run from the tables', the code's BatchNorm treatment only).
+# only, a separate run from the tables', the findings on the code's BatchNorm treatment).
 
 # %%
 runs = read_runs(geometry_params, results_dir)

@@ -37,7 +37,8 @@ pd.set_option("display.width", 200)
 # %% [markdown]
 # ## 1. Our run
 # The paths are made and drawn as in Figure 1 (its notebook says how: each method's last two models,
-# the code's BatchNorm treatment, the mean over the seeds with their range as a band); here on the
+# the code's BatchNorm treatment solid, the mean over the seeds with their range as a band, the statistics
+# re-estimated at every s dashed); here on the
 # sequence and architectures of `panels`.
 #
 # Below the figure, the shape of each path:
@@ -46,8 +47,8 @@ pd.set_option("display.width", 200)
 # path is unchanged along s (w_T = w_(T−1)).
 #
 # **Differences from the paper's figure** (besides Figure 1's: Conv-1 on 8 px digits, FT/SFT/JM only, a
-# separate run from the tables', the code's BatchNorm treatment only, so every last point can jump with
-# the switch of BatchNorm statistics): the paper draws Conv-4, Dense-4 and Res-4 on the 8-step
+# separate run from the tables', the findings on the code's BatchNorm treatment, whose last point can jump
+# with the switch of BatchNorm statistics: the dashed lines re-estimate them): the paper draws Conv-4, Dense-4 and Res-4 on the 8-step
 # conditional-rotation sequence at Table 3's sizes; ours Conv-1 alone at 5 % of them, with the code's plain
 # rotations (Table 14's).
 

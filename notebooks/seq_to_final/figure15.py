@@ -53,7 +53,8 @@ pd.set_option("display.width", 200)
 # (`geometry_runs.TRAJECTORIES`: FT, SFT, JM).
 #
 # The paths are made and drawn as in Figure 1 (its notebook says how: each method's last two models,
-# the code's BatchNorm treatment, the mean over the seeds with their range as a band); here on the
+# the code's BatchNorm treatment solid, the mean over the seeds with their range as a band, the statistics
+# re-estimated at every s dashed); here on the
 # sequence and architectures of `panels`. Below the figure, the shape of each path: start, end, rise, dip,
 # last jump and barrier (defined in Figure 1's notebook), mean and standard deviation over the seeds.
 

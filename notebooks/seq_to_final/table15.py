@@ -79,10 +79,12 @@ print(format_ledger(ledger(claims_for("table15"))))
 # smoke test, not evidence.
 #
 # `table15_ours` draws the paper's table (left) and ours (right) with one function (`lib.plotting`'s
-# `paper_and_ours_bars`) on one accuracy axis; its CSV holds both in the one results schema (`source` paper / ours,
-# `spread` = half-width of our 95 % t-interval over seeds). Each finding is a difference A − B per unit (seeds, on RCL with Conv-1), judged by its t-interval; the paper's value
-# is the same difference on its printed rows, one run each, and each finding says whether our interval is wider
-# than the margin the claim rests on.
+# `paper_and_ours_hbars`) on one accuracy axis, in the redraw's form: one group per fine-tuning variant, the paper's
+# row 0-3 beside the frozen-joint row 4-7 meant to replicate it, every bar labelled; ours with its 95 % t-interval
+# over seeds as an error bar. Its CSV holds both in the one results schema (`source` paper / ours, `spread` =
+# half-width of our t-interval). Each finding is a difference A − B per unit (seeds, on RCL with Conv-1), judged
+# by its t-interval; the paper's value is the same difference on its printed rows, one run each, and each finding
+# says whether our interval is wider than the margin the claim rests on.
 
 # %%
 from lib.findings import report

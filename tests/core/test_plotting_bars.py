@@ -40,3 +40,22 @@ def test_paper_and_ours_heatmaps_can_keep_every_paper_row_in_ours():
     rows = [t.get_text() for t in paper_and_ours_heatmaps(frame, "method", "model").axes[1].get_yticklabels()]
     assert rows == ["c", "d"]
     plt.close("all")
+
+
+def test_paper_and_ours_hbars_label_every_bar_share_the_x_axis_and_colours():
+    from lib.plotting import paper_and_ours_hbars
+
+    paper = pd.DataFrame({"method": ["a", "a", "b", "b"], "model": ["x", "y", "x", "y"], "value": [0.5, 0.6, 0.7, 0.8]})
+    ours = pd.DataFrame({"method": ["a", "b"], "model": "x", "value": [0.55, 0.65], "spread": [0.05, 0.1]})
+    frame = paper_and_ours(paper, ours, paper="p", artefact="a", tier="tiny", metric="accuracy")
+    fig = paper_and_ours_hbars(frame, "method", "model", note="rows y not run", decimals=2)
+    left, right = fig.axes
+    assert left.get_xlim() == right.get_xlim()
+    assert [p.get_width() for p in left.patches] == [0.5, 0.7, 0.6, 0.8]  # per block, the paper's group order
+    assert [p.get_width() for p in right.patches] == [0.55, 0.65]
+    assert left.patches[0].get_facecolor() == right.patches[0].get_facecolor()  # block x: one colour
+    labels = {t.get_text().strip() for t in right.texts}
+    assert {".55 ± .05", ".65 ± .10", "rows y not run"} <= labels
+    assert {".50", ".60", ".70", ".80"} <= {t.get_text().strip() for t in left.texts}
+    assert [t.get_text() for t in left.get_yticklabels()] == ["a", "b"]
+    plt.close(fig)

@@ -12,7 +12,7 @@ import yaml
 
 from lib.params import ParamsError
 from lib.seq_to_final.geometry import (BATCHNORM_READINGS, FRAME_COLUMNS, TRAJECTORY_METHODS, GeometrySettings,
-                                       load_checked, path_shapes)
+                                      judged_paths, load_checked, path_shapes)
 
 TIERS = ("tiny", "mini", "full")
 
@@ -36,7 +36,8 @@ def test_full_tier_is_the_papers_grid():
 
 @pytest.mark.parametrize("change, message", [
     ({"colour": "red"}, "unknown parameter"),
-    ({"batchnorm": "some"}, "unknown batchnorm reading"),
+    ({"batchnorms": ["some"]}, "unknown batchnorm reading"),
+    ({"batchnorms": ["code", "code"]}, "batchnorms must name at least one reading, each once"),
     ({"geometry_architecture": "Conv-9"}, "unknown architecture"),
     ({"path_methods": ["FT", "LP-FT"]}, "unknown path method"),
     ({"regularisation_sequence": "XYZ"}, "unknown sequence"),
@@ -62,7 +63,7 @@ def test_names_kept_torch_free_match_the_code():
 def test_barrier_is_the_largest_drop_below_the_endpoints_line():
     alphas = np.linspace(0, 1, 5)
     frame = pd.DataFrame({"analysis": "path", "sequence": "CLR", "architecture": "Conv-1", "method": "FT", "seed": 0,
-                          "alpha": alphas, "accuracy": [0.2, 0.1, 0.3, 0.6, 0.6]})
+                          "batchnorm": "code", "alpha": alphas, "accuracy": [0.2, 0.1, 0.3, 0.6, 0.6]})
     shape = path_shapes(frame).iloc[0]
     # the line runs 0.2, 0.3, 0.4, 0.5, 0.6: the path is 0.2 below it at s = .25, above it at s = .75
     assert shape["start"] == 0.2 and shape["end"] == 0.6
@@ -101,11 +102,15 @@ def test_a_tiny_geometry_run_has_every_analysis_and_column(tiny):
     settings, _ = tiny
     labels = {"sequence": "CLR", "architecture": "Conv-1", "seed": 0}
     frame = _compute("path_run", settings.spec("CLR"), settings.protocol, labels, architecture="Conv-1", seed=0,
-                     methods=["FT", "SFT", "JM"], alphas=[0.0, 0.5, 1.0], batchnorm="code", geometry=True)
+                     methods=["FT", "SFT", "JM"], alphas=[0.0, 0.5, 1.0], batchnorms=["code", "recomputed"],
+                     geometry=True)
     assert list(frame.columns) == list(FRAME_COLUMNS)
     assert set(frame["analysis"]) == {"path", "projection", "svcca"}
     paths = frame[frame["analysis"] == "path"]
-    assert len(paths) == 3 * 3 and paths["accuracy"].between(0, 1).all()
+    assert len(paths) == 2 * 3 * 3 and paths["accuracy"].between(0, 1).all()
+    assert list(dict.fromkeys(paths["batchnorm"])) == ["code", "recomputed"]  # the settings' order
+    judged = judged_paths(frame)
+    assert set(judged["batchnorm"]) == {"code"} and len(judged) == 3 * 3
     layers = {"stem", "blocks.0", "head", "entire model"}
     for analysis in ("projection", "svcca"):
         rows = frame[frame["analysis"] == analysis]

@@ -161,3 +161,17 @@ def test_our_run_gives_the_claims_file_tables_per_seed_and_leaves_out_a_partial_
     assert set(run.estimate("table02")["sequence"]) == {"Corruption, label, rotation"}
     with pytest.raises(KeyError):
         run.estimate("table05")  # the shift metrics are not run
+
+
+def test_gap_closed_is_the_share_of_the_baseline_to_oracle_gap_per_row_and_source():
+    from lib.seq_to_final.tables import units
+
+    data = ours.comparison_frame(synthetic_frame(), "table08")
+    gaps = ours.gap_closed(data)
+    assert set(gaps["method"]) - {"Baseline", "Oracle"} == set(gaps["method"]) and "Std dev" not in set(gaps["model"])
+    mine = gaps[(gaps["source"] == "ours") & (gaps["model"] == "Conv-1")].set_index("method")["value"]
+    assert mine["FT"] == pytest.approx((0.65 - 0.5) / (0.85 - 0.5))  # means over seeds: FT .65, Baseline .5, Oracle .85
+    printed = units("table08").loc["Res-4"]
+    theirs = gaps[(gaps["source"] == "paper") & (gaps["model"] == "Res-4")].set_index("method")["value"]
+    assert theirs["FT"] == pytest.approx((printed["FT"] - printed["Baseline"]) / (printed["Oracle"] - printed["Baseline"]))
+    assert (gaps["metric"] == ours.GAP).all()

@@ -18,9 +18,9 @@ from lib.seq_to_final.path_readings import (layer_order, path_findings, path_pro
 ALPHAS = [0.0, 0.25, 0.5, 0.75, 1.0]
 
 
-def _paths(curves: dict[tuple[str, int], list[float]], sequence: str = "TTT") -> pd.DataFrame:
+def _paths(curves: dict[tuple[str, int], list[float]], sequence: str = "TTT", batchnorm: str = "code") -> pd.DataFrame:
     return pd.DataFrame([{"sequence": sequence, "architecture": "Conv-1", "method": method, "seed": seed,
-                          "analysis": "path", "alpha": s, "accuracy": a}
+                          "analysis": "path", "batchnorm": batchnorm, "alpha": s, "accuracy": a}
                          for (method, seed), accuracies in curves.items() for s, a in zip(ALPHAS, accuracies)])
 
 
@@ -81,3 +81,14 @@ def test_path_panels_have_readable_titles_and_a_fixed_axis():
     assert layer_title("blocks.0", 1) == "block 1 of 1 (blocks.0)"
     fig, _ = path_figure(_paths({("FT", 0): [0.2, 0.3, 0.4, 0.5, 0.6]}), ["TTT Conv-1"])
     assert fig.axes[0].get_ylim() == (0, 1) and fig.axes[0].get_title().startswith("3 red tints")
+
+
+def test_the_first_batchnorm_reading_is_judged_and_drawn_solid_the_others_dashed():
+    code = _paths({("FT", 0): [0.2, 0.2, 0.2, 0.2, 0.9]})  # the code's reading: a jump at s = 1
+    recomputed = _paths({("FT", 0): [0.2, 0.5, 0.7, 0.85, 0.9]}, batchnorm="recomputed")
+    frame = pd.concat([code, recomputed], ignore_index=True)
+    profile = path_profiles(frame).iloc[0]
+    assert len(path_profiles(frame)) == 1 and profile["last_jump"] == pytest.approx(0.7)  # the code's path alone
+    fig, _ = path_figure(frame, ["TTT Conv-1"])
+    styles = {line.get_label(): line.get_linestyle() for line in fig.axes[0].get_lines()}
+    assert styles == {"FT": "-", "FT, BatchNorm recomputed": "--"}
