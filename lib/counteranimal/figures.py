@@ -178,6 +178,13 @@ def table07_frame(ours: pd.DataFrame | None = None) -> pd.DataFrame:
                           paper="counteranimal", artefact="table07", tier=str(ours["tier"].iloc[0]), metric=None)
 
 
+def _table07_title(model: str, part: pd.DataFrame) -> str:
+    """A Table 7 panel's title: the model, and whose numbers (ours with the tier and how many seeds)."""
+    if part["source"].iloc[0] == "ours":
+        return f"{model}: ours ({part['tier'].iloc[0]}, {part['seed'].nunique()} seeds)"
+    return f"{model}: paper"
+
+
 def draw_table07_grid(frame: pd.DataFrame | None = None) -> tuple[plt.Figure, pd.DataFrame]:
     """Table 7 as annotated grids, approach × (in-distribution, out-of-distribution, drop), one panel per model of
     `frame` (`table07_frame`; default the paper's numbers), every panel on one 0-100 scale in the paper's row
@@ -198,8 +205,7 @@ def draw_table07_grid(frame: pd.DataFrame | None = None) -> tuple[plt.Figure, pd
         ours = part["source"].iloc[0] == "ours"
         text = values.apply(lambda column: [f"{v:.1f} ± {e:.1f}" if ours else f"{v:g}"
                                             for v, e in zip(column, spread[column.name])])
-        title = f"{model}: ours ({part['tier'].iloc[0]}, {part['seed'].nunique()} seeds)" if ours else f"{model}: paper"
-        heatmap(ax, values, annot=text, vmin=0, vmax=100, title=title)
+        heatmap(ax, values, annot=text, vmin=0, vmax=100, title=_table07_title(model, part))
     fig.tight_layout()
     return fig, data
 
@@ -218,14 +224,12 @@ def draw_table07(frame: pd.DataFrame | None = None) -> tuple[plt.Figure, pd.Data
         order = list(dict.fromkeys(part["method"]))
         table = part.pivot_table(index="method", columns="metric", values="value", aggfunc="mean").reindex(order)
         table[list(colours)].plot.bar(ax=ax, rot=0, color=list(colours.values()), width=0.75, legend=False)
-        ours = part["source"].iloc[0] == "ours"
-        if ours:  # each seed, on its bar
+        if part["source"].iloc[0] == "ours":  # each seed, at the centre of its bar (two bars in 0.75)
             for offset, metric in zip((-0.1875, 0.1875), colours):
                 seeds = part[part["metric"] == metric]
                 ax.scatter(seeds["method"].map({m: i for i, m in enumerate(order)}) + offset, seeds["value"],
                            s=6, color="black", zorder=3)
-        title = f"{model}: ours ({part['tier'].iloc[0]}, {part['seed'].nunique()} seeds)" if ours else f"{model}: paper"
-        ax.set(title=title, xlabel="", ylabel="accuracy (%)", ylim=(0, 100))
+        ax.set(title=_table07_title(model, part), xlabel="", ylabel="accuracy (%)", ylim=(0, 100))
     fig.suptitle("ColoredCOCO: zero-shot, CLIP-objective fine-tuning (obj, objbkg) and supervised", fontsize=9)
     axes[0, -1].legend(*axes[0, 0].get_legend_handles_labels(), fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()

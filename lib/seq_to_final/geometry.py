@@ -226,11 +226,17 @@ def precompute(params: dict[str, Any], artefacts: Any) -> int:
 PATH_KEYS = ["sequence", "architecture", "method", "seed"]
 
 
-def judged_paths(frame: pd.DataFrame) -> pd.DataFrame:
-    """The path rows under the settings' first BatchNorm reading, the one the findings and tables judge (a path
-    run writes its readings in the settings' order, so the first row's reading is the first)."""
+def judged_reading(frame: pd.DataFrame) -> str | None:
+    """The settings' first BatchNorm reading, the one the findings and tables judge (a path run writes its
+    readings in the settings' order, so the first path row's reading is the first); None without paths."""
     paths = frame[frame["analysis"] == "path"]
-    return paths[paths["batchnorm"] == paths["batchnorm"].iloc[0]] if len(paths) else paths
+    return paths["batchnorm"].iloc[0] if len(paths) else None
+
+
+def judged_paths(frame: pd.DataFrame) -> pd.DataFrame:
+    """The path rows under `judged_reading`."""
+    paths = frame[frame["analysis"] == "path"]
+    return paths[paths["batchnorm"] == judged_reading(frame)]
 
 
 def path_shapes(frame: pd.DataFrame) -> pd.DataFrame:

@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .geometry import regularisation_curve, trajectories
+from .geometry import judged_reading, regularisation_curve, trajectories
 from .path_readings import layer_order
 
 ZERO_AT = 1e-3  # the paper plots "no adjacent regularization" at 0.001 on the log axis
@@ -39,7 +39,7 @@ def path_figure(frame: pd.DataFrame, panels: list[str], columns: int = 2) -> tup
     the band their range), on a fixed [0, 1] accuracy axis so that flat looks the same in every figure; under
     the first BatchNorm reading of the runs solid, under the others dashed in the method's colour (no band)."""
     paths = frame[frame["analysis"] == "path"]
-    readings = list(dict.fromkeys(paths["batchnorm"]))  # the settings' order (`geometry.judged_paths`)
+    judged = judged_reading(frame)
     colours = dict(zip(dict.fromkeys(paths["method"]), plt.rcParams["axes.prop_cycle"].by_key()["color"]))
     rows = int(np.ceil(len(panels) / columns))
     fig, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.2 * rows), squeeze=False, sharey=True)
@@ -50,7 +50,7 @@ def path_figure(frame: pd.DataFrame, panels: list[str], columns: int = 2) -> tup
         curve = (chosen.groupby(["batchnorm", "method", "alpha"], sort=False)["accuracy"].agg(["mean", "min", "max"])
                  .reset_index())
         for (reading, method), line in curve.groupby(["batchnorm", "method"], sort=False):
-            first = reading == readings[0]
+            first = reading == judged
             ax.plot(line["alpha"], line["mean"], marker="." if first else None, linestyle="-" if first else "--",
                     color=colours[method], label=method if first else f"{method}, BatchNorm {reading}")
             if first:
