@@ -8,6 +8,7 @@ the caller's: a Jupyter kernel draws inline, a script without a display falls ba
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from pathlib import Path
 
@@ -265,29 +266,29 @@ def save_figure(fig: plt.Figure, data: pd.DataFrame, out_dir: str | Path, stem: 
     """Write `fig` as PNG and PDF and `data` as CSV under `out_dir` (relative paths from the
     repository root); in a notebook, display the figure and say where it went. Return the paths."""
     out_dir = resolve(out_dir)
-    written = []
-    for suffix, metadata in ((".png", {"Software": None}), (".pdf", {"CreationDate": None, "Producer": None})):
-        path = out_dir / f"{stem}{suffix}"
-        atomic_write(path, lambda tmp, s=suffix, m=metadata: fig.savefig(tmp, format=s[1:], metadata=m))
-        written.append(path)
-    csv_path = out_dir / f"{stem}.csv"
-    atomic_write(csv_path, lambda tmp: data.to_csv(tmp, index=False))
-    written.append(csv_path)
-    _show_in_notebook(fig, out_dir / stem)
-    return written
+    png = io.BytesIO()
+    fig.savefig(png, format="png", metadata={"Software": None})  # drawn once: written and displayed
+    atomic_write(out_dir / f"{stem}.png", lambda tmp: Path(tmp).write_bytes(png.getvalue()))
+    atomic_write(out_dir / f"{stem}.pdf",
+                 lambda tmp: fig.savefig(tmp, format="pdf", metadata={"CreationDate": None, "Producer": None}))
+    atomic_write(out_dir / f"{stem}.csv", lambda tmp: data.to_csv(tmp, index=False))
+    _show_in_notebook(fig, png.getvalue(), out_dir / stem)
+    return [out_dir / f"{stem}{suffix}" for suffix in (".png", ".pdf", ".csv")]
 
 
-def _show_in_notebook(fig: plt.Figure, stem: Path) -> None:
-    """Display `fig` once (then close it, so the inline backend does not draw it again) and name
-    the files written, when running in a Jupyter kernel; do nothing elsewhere."""
+def _show_in_notebook(fig: plt.Figure, png: bytes, stem: Path) -> None:
+    """Display the saved PNG once, at the size the inline backend would draw `fig` (then close the
+    figure, so the inline backend does not draw it again) and name the files written, when running in
+    a Jupyter kernel; do nothing elsewhere. Showing the saved file spares drawing the figure a third time."""
     try:
         from IPython import get_ipython
-        from IPython.display import display
+        from IPython.display import Image, display
     except ImportError:
         return
     if get_ipython() is None:
         return
-    display(fig)
+    width = int.from_bytes(png[16:20], "big")  # the PNG header's width, in pixels at savefig.dpi
+    display(Image(data=png, format="png", width=round(width * plt.rcParams["figure.dpi"] / plt.rcParams["savefig.dpi"])))
     plt.close(fig)
     where = stem.relative_to(REPO_ROOT) if stem.is_relative_to(REPO_ROOT) else stem
     print(f"saved {where}.png, .pdf and .csv")

@@ -36,6 +36,7 @@ from .regularizers import diagonal_fisher, ewc_anchor, l2_anchor
 from .zeroshot import ZeroShotClassifier, clamp_logit_scale_, classifier_flyp_loss
 
 Weights = dict[str, torch.Tensor]
+FisherSource = Callable[[nn.Module], Weights]  # a model -> its diagonal Fisher (`fisher_from`)
 
 
 class EpochHook(Protocol):
@@ -98,7 +99,7 @@ class MethodRun:
     config: TrainConfig
     settings: MethodSettings
     mask: torch.Tensor | None
-    fisher_batches: Batches | None
+    fisher: FisherSource | None
     loss: Loss
     fit: Callable[..., nn.Module]
 
@@ -139,13 +140,25 @@ def _lora(model: nn.Module, run: MethodRun) -> nn.Module:
     return model
 
 
+def fisher_from(batches: Batches, settings: MethodSettings, config: TrainConfig) -> FisherSource:
+    """EWC's diagonal Fisher of a model over `batches` of the pretraining data: labels as
+    `settings.ewc_fisher_labels` says, sampled ones drawn from a generator seeded with `config.seed`
+    (so the same model and batches give the same Fisher, whichever data it is fine-tuned on next)."""
+    device = torch.device(config.device)
+
+    def compute(model: nn.Module) -> Weights:
+        on_device = ((x.to(device), y.to(device)) for x, y in batches)
+        generator = torch.Generator(device=device).manual_seed(config.seed)  # sampled labels: repeatable
+        return diagonal_fisher(model, on_device, labels=settings.ewc_fisher_labels, generator=generator)
+
+    return compute
+
+
 def _ewc(model: nn.Module, run: MethodRun) -> nn.Module:
-    if run.fisher_batches is None:
-        raise ValueError("EWC needs batches of the pretraining data for its Fisher information")
+    if run.fisher is None:
+        raise ValueError("EWC needs the Fisher information of the pretraining data (`fisher_from`)")
     device = torch.device(run.config.device)
-    on_device = ((x.to(device), y.to(device)) for x, y in run.fisher_batches)
-    generator = torch.Generator(device=device).manual_seed(run.config.seed)  # sampled labels: repeatable
-    fisher = diagonal_fisher(model, on_device, labels=run.settings.ewc_fisher_labels, generator=generator)
+    fisher = {name: value.to(device) for name, value in run.fisher(model).items()}
     anchor = ewc_anchor(model, fisher, run.settings.ewc_coefficient)
     return run.fit(model, loss=lambda m, x, y: run.loss(m, x, y) + anchor.penalty(m))
 
@@ -218,11 +231,14 @@ def train_method(
     config: TrainConfig,
     settings: MethodSettings,
     mask: torch.Tensor | None,
-    fisher_batches: Batches | None = None,
+    fisher: FisherSource | None = None,
     epoch_hook: EpochHook | None = None,
 ) -> nn.Module:
     """Fine-tune a copy of `pretrained` with a trained method (a `Method` or a name in `REGISTRY`);
     returns the classifier with every parameter trainable again.
+
+    `fisher` (EWC only) gives the Fisher of the model EWC starts from: `fisher_from(...)`, or a
+    cache of it (it does not depend on the fine-tuning data, so one serves every fine-tuning set).
 
     `epoch_hook` sees every epoch of the method's (last) training stage and chooses the model returned."""
     method = _method(method)
@@ -237,7 +253,7 @@ def train_method(
         return trained if epoch_hook is None else epoch_hook.chosen(trained)
 
     model = copy.deepcopy(pretrained).to(torch.device(config.device))
-    run = MethodRun(pretrained, batches, config, settings, mask, fisher_batches, loss, fit)
+    run = MethodRun(pretrained, batches, config, settings, mask, fisher, loss, fit)
     return TRAINERS[method.name](model, run).requires_grad_(True)
 
 

@@ -23,7 +23,7 @@ from ..data.domains import STYLE_SHIFTS
 from ..data.transforms import eval_transform
 from ..evaluate.frames import prediction_frame
 from ..evaluate.predictions import predict_ranked
-from ..finetune.methods import BestEpoch, EpochHook, MethodSettings, post_hoc, train_method
+from ..finetune.methods import BestEpoch, EpochHook, FisherSource, MethodSettings, fisher_from, post_hoc, train_method
 from ..finetune.templates import TEMPLATE_SETS
 from ..finetune.zeroshot import tokenize_prompts
 from ..models import clip as clip_models
@@ -31,6 +31,7 @@ from ..models.registry import load_pretrained, spec as model_spec
 from ..models.standins import build_standin
 from ..progress import progress
 from ..store import run_key
+from ..train.config import TrainConfig
 from ..train.loop import Batches, tensor_batches, train
 from .benchmark import CLIP_REGIME, PRETRAINED
 from .methods import METHODS, POST_HOC
@@ -158,8 +159,12 @@ class BenchmarkRunner:
         return self.suite.with_transform(eval_transform(row.preprocess, inner, weights=row.pretrained))
 
     def _cached(self, spec: dict, make: Callable[[], nn.Module]) -> dict[str, torch.Tensor]:
+        return self._cached_tensors(spec, lambda: _state(make()))
+
+    def _cached_tensors(self, spec: dict, make: Callable[[], dict[str, torch.Tensor]]) -> dict[str, torch.Tensor]:
+        """`make()`'s tensors (on the CPU), computed once per `spec` and kept in the weights folder."""
         return load_or_make(self._weights_path(spec), lambda path: torch.load(path, map_location="cpu"),
-                            lambda: _state(make()), torch.save)
+                            make, torch.save)
 
     def _weights_path(self, spec: dict) -> Path:
         return self.weights_dir / f"{run_key(spec)}.pt"
@@ -193,15 +198,26 @@ class BenchmarkRunner:
         zero-shot head over them; the model returned classifies over the pretraining classes again."""
         config = self.s.config("finetune", seed)
         settings = MethodSettings(**self.s.method_settings)
-        fisher = suite.fisher_batches(settings.ewc_fisher_images, config.batch_size, seed) if method == "EWC" else None
         own_classes = suite.own_class_names(name)
+        fisher = self._fisher(regime, seed, name if own_classes else "", suite, config, settings) if method == "EWC" else None
         start = pretrained
         if own_classes is not None:
             tokenizer = clip_models.tokenizer_for(regime)
             start = pretrained.with_class_tokens(tokenize_prompts(tokenizer, own_classes, TEMPLATE_SETS[self.s.zero_shot_templates]))
         trained = train_method(METHODS[method], start, suite.train_batches(name, config.batch_size, seed, self.s.training_split),
-                               config, settings, suite.mask(name), fisher_batches=fisher, epoch_hook=hook)
+                               config, settings, suite.mask(name), fisher=fisher, epoch_hook=hook)
         return trained if own_classes is None else trained.with_class_tokens(pretrained.class_tokens)
+
+    def _fisher(self, regime: str, seed: int, head: str, suite: Suite, config: TrainConfig,
+                settings: MethodSettings) -> FisherSource:
+        """EWC's Fisher of the pretrained model of `regime` and `seed` (through the zero-shot head of
+        dataset `head`'s own classes, if any), computed once and cached beside the weights: it does not
+        depend on the fine-tuning set, so the suite's EWC runs share it."""
+        compute = fisher_from(suite.fisher_batches(settings.ewc_fisher_images, config.batch_size, seed), settings, config)
+        spec = self._run_config(regime, seed, PRETRAINED, "") | {
+            "fisher": {"labels": settings.ewc_fisher_labels, "images": settings.ewc_fisher_images,
+                       "batch_size": config.batch_size}, "head": head}
+        return lambda model: self._cached_tensors(spec, lambda: {n: f.cpu() for n, f in compute(model).items()})
 
     def _evaluate(self, model: nn.Module, suite: Suite, release: bool = True) -> pd.DataFrame:
         """Per-item predictions on every evaluation set; `release`: the model is left on the CPU (not

@@ -340,3 +340,25 @@ def test_registry_zero_shot_clip_fine_tunes_through_its_head_and_on_stanford_car
     assert set(acc["eval_dataset"]) == {"imagenet_a", "objectnet", "imagenet_val"}  # the cars are fine-tuned on only
     after = Benchmark(cars, tmp_path).runner.finetuned("FT", "rib_clip_vit_b32_openai", 0, "stanford_cars")
     assert after.class_tokens.shape[0] == 1000  # back on the ImageNet head
+
+
+def test_ewc_fisher_is_computed_once_for_every_finetuning_set_and_changes_no_prediction(tmp_path, monkeypatch):
+    """The Fisher depends on the pretrained model and the pretraining data only: the EWC runs of a
+    suite share one, and a run that computes it afresh predicts exactly as one that read it back."""
+    import lib.finetune.methods as methods
+
+    settings = replace(
+        BenchmarkSettings.load(TINY), regimes=["clean"], suite=["digits_inverted", "digits_edges"], methods=["EWC"],
+        pretrain={"epochs": 1, "batch_size": 64, "base_lr": 0.05, "reference_batch": 64},
+    )
+    computed = []
+    original = methods.diagonal_fisher
+    monkeypatch.setattr(methods, "diagonal_fisher", lambda *a, **k: computed.append(1) or original(*a, **k))
+    shared = Benchmark(settings, tmp_path / "shared").run()
+    assert len(computed) == 1
+    alone = Benchmark(replace(settings, finetune_datasets=["digits_edges"]), tmp_path / "alone").run()
+    assert len(computed) == 2  # a store of its own: the second set's Fisher computed afresh
+    columns = ["eval_dataset", "item", "target", "pred_1"]
+    tuned = shared[(shared["method"] == "EWC") & (shared["finetune_dataset"] == "digits_edges")]
+    pd.testing.assert_frame_equal(tuned[columns].reset_index(drop=True),
+                                  alone[alone["method"] == "EWC"][columns].reset_index(drop=True))
