@@ -107,7 +107,10 @@ def unverifiable(reason: str) -> Verdict:
 # Predicates: (frame, **args) -> cases, one row per case with columns `case`, `group`, `holds`, `detail`.
 
 def _num(value: float) -> str:
-    """A number as evidence shows it: one decimal, two below 1 in magnitude (correlations), '-0.0' kept."""
+    """A number as evidence shows it: one decimal; two below 1 in magnitude (correlations); two
+    significant digits below 0.1 (small rates, which two decimals would show as equal); '-0.0' kept."""
+    if 0 < abs(value) < 0.1:
+        return f"{value:.2g}"
     text = f"{value:.2f}".rstrip("0") if abs(value) < 1 else f"{value:.1f}"
     return text + "0" if text.endswith(".") else text
 
@@ -167,10 +170,10 @@ def compare(frame: Frame, item: str, a: list[str], b: list[str] | str, case: lis
             ok = bool(OPS[op](value, ref + margin))
             bound = f"{b_agg} of {'the rest' if b == 'rest' else ', '.join(b)}" if len(others) > 1 else ref_name
             bound = f"{scale:g} × {bound}" if scale != 1 else bound
-            bound = f"{bound} {margin:+g}" if margin else bound
+            shifted = f" {'+' if margin > 0 else '−'} {abs(margin):g} = {_num(ref + margin)}" if margin else ""
             where = f" ({ref_name})" if len(others) > 1 and b_agg != "mean" else ""
             rows.append((f"{label}: {which}".strip(": "), which if not a_agg else "",
-                         ok, f"{which} {_num(value)} vs {bound} {_num(ref)}{where}"))
+                         ok, f"{which} {_num(value)} vs {bound} {_num(ref)}{shifted}{where}"))
     return _cases(rows)
 
 

@@ -180,6 +180,19 @@ def report(findings: Sequence[Finding]) -> str:
     return "\n".join([f"Overall: {summary(findings)}."] + [f"- {f.sentence()}" for f in findings])
 
 
+def markdown(findings: Sequence[Finding]) -> str:
+    """The findings as a notebook's verdict in Markdown: the overall verdict with its counts, then each
+    claim led by its verdict, with the estimate and interval the run measured and the paper's value.
+    Computed from the run, so the numbers a reader is told are the ones this machine measured."""
+    lines = [f"**Overall: {summary(findings)}.**"]
+    for f in findings:
+        measured = (f"{f.quantity} = {f.estimate:+.3g} [{f.interval.low:+.3g}, {f.interval.high:+.3g}], {f.interval.method}"
+                    if f.verdict != "not_checkable" else f"{f.quantity}: {f.interval.method}")
+        paper = f" Paper: {f.paper}." if f.paper else ""
+        lines.append(f"- **{f.verdict.replace('_', ' ')}**: {f.claim}. {measured}.{paper}")
+    return "\n".join(lines)
+
+
 class Findings(tuple):
     """The findings of one panel: a tuple of `Finding` that prints as its `report` and has an overall verdict."""
 

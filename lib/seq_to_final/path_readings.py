@@ -75,8 +75,8 @@ JOINT_CLAIMS = (
 FLAT_TEXT = ("Flat loss from initialization to final for sequences with little shift: flat paths for many methods "
              "(App. G.1), i.e. |acc(s) − acc(0)| below .05 at every s")
 FLAT_CLAIMS = tuple(PathClaim(m, "max_change", "<", FLAT, FLAT_TEXT) for m in ("FT", "SFT", "JM"))
-# The statements each path figure's text makes (Sec. 4.1 for Fig. 1, App. G.1 for Figs 11-15; Fig. 10 at mini
-# is Fig. 1's RCL panel, judged there).
+# The statements each path figure's text makes (Sec. 4.1 for Figs 1 and 10, on the label-flip sequences' joint
+# models; App. G.1 for Figs 11-15).
 PORTRAITS_CLAIMS = (
     PathClaim("JM", "dip", ">", STEADY_DIP, "On Portraits the joint model often does not exhibit the same smooth trend "
               "(App. G.1): its path falls more than .02 below its start"),
@@ -84,7 +84,7 @@ PORTRAITS_CLAIMS = (
               "at a relatively high accuracy (App. G.1), i.e. |acc(s) − acc(0)| below .05 at every s"),
 )
 PATH_CLAIMS: dict[str, tuple[PathClaim, ...]] = {
-    "figure01": JOINT_CLAIMS, "figure11": JOINT_CLAIMS, "figure14": JOINT_CLAIMS,
+    "figure01": JOINT_CLAIMS, "figure10": JOINT_CLAIMS, "figure11": JOINT_CLAIMS, "figure14": JOINT_CLAIMS,
     "figure12": FLAT_CLAIMS, "figure13": FLAT_CLAIMS, "figure15": PORTRAITS_CLAIMS,
 }
 

@@ -63,6 +63,9 @@ def test_compare_rest_aggregate_scale_and_margin():
     assert halves["holds"].tolist() == [True]  # loses less than half as much
     margin = compare(MRI, item="method", a=["LP"], b=["FT"], case=["model"], op="<", margin=-2)
     assert margin["holds"].tolist() == [False, False, True]
+    assert margin["detail"].iloc[2] == "LP 1.0 vs FT 4.0 − 2 = 2.0"  # the bound with its margin, worked out
+    small = compare(_frame([("x", "after", 0.0093), ("x", "before", 0.0114)]), item="method", a=["after"], b=["before"])
+    assert small["detail"].tolist() == ["after 0.0093 vs before 0.011"]  # small rates not rounded to equal
 
 
 def test_rank_top_k_lowest_and_each():

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from lib.findings import (Finding, Findings, Interval, defined_mean, bootstrap_interval, difference_interval, mean_interval, overall, report,
+from lib.findings import (Finding, Findings, Interval, defined_mean, bootstrap_interval, difference_interval, mean_interval, markdown, overall, report,
                           summary, table)
 
 
@@ -92,6 +92,15 @@ def test_findings_print_as_their_report_and_hold_only_findings():
     assert str(parts) == report(parts) and parts.verdict == "partly_supported"
     with pytest.raises(TypeError):
         Findings(["not a finding"])
+
+
+def test_markdown_leads_each_claim_with_its_verdict_and_the_measured_numbers():
+    judged = Finding("A − B", 0.28, Interval(0.15, 0.42, "95% t-interval over 6 units"), "A beats B", ">", 0.0, "+.085")
+    unjudged = Finding.undefined("JM − SFT", "one schedule of three", "JM does not beat SFT", "<")
+    lines = markdown([judged, unjudged]).splitlines()
+    assert lines[0] == "**Overall: partly supported (1 supported, 1 not checkable of 2 part(s)).**"
+    assert lines[1] == "- **supported**: A beats B. A − B = +0.28 [+0.15, +0.42], 95% t-interval over 6 units. Paper: +.085."
+    assert lines[2] == "- **not checkable**: JM does not beat SFT. JM − SFT: undefined: one schedule of three."
 
 
 def test_defined_mean_skips_undefined_values_quietly(recwarn):
