@@ -66,7 +66,7 @@ def run_study(study_params: str, results_dir: str) -> tuple[StudySettings, pd.Da
     settings = StudySettings.load(study_params)
     study = Study(settings, Path(results_dir), RunContext(params_file=study_params, device=settings.device))
     schedules = {name: len(set(SFT_SCHEDULE_RUNS) & set(settings.methods_of(name))) for name in settings.specs()}
-    frame = column_accuracies(study.summary(run_accuracies))
+    frame = column_accuracies(settings.with_doubles(study.summary(run_accuracies)))
     return settings, frame.assign(tier=tier_of(study_params), sft_schedules=frame["sequence"].map(schedules))
 
 

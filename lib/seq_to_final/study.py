@@ -156,13 +156,28 @@ class StudySettings(SettingsFile):
         return self.protocol.get("device", "cpu")
 
     def runs(self) -> list[tuple[str, str, str, int]]:
-        """Every (sequence, architecture, method, seed) of the study, Table 15's ablations last."""
+        """Every (sequence, architecture, method, seed) the study computes, Table 15's ablations last; a
+        method that another run of the sequence stands for (`doubles`) is not computed."""
         main = [(name, architecture, method, seed) for name in self.specs()
                 for architecture in self.architectures_of(name) for method in self.methods_of(name)
-                for seed in self.seeds]
+                if (name, architecture, method) not in self.doubles() for seed in self.seeds]
         return main + [(self.ablation_sequence, architecture, method, seed)
                        for architecture in self.ablation_architectures
                        for method in self.ablation_methods for seed in self.seeds]
+
+    def doubles(self) -> dict[tuple[str, str, str], str]:
+        """{(sequence, architecture, method): the method whose runs stand for it}: the block-sized side
+        variants on an architecture whose blocks are one layer, where the sequence runs the 1-layer one."""
+        return {(name, architecture, method): single for name in self.specs()
+                for architecture in self.architectures_of(name) for method in self.methods_of(name)
+                if (single := same_run(architecture, method)) in self.methods_of(name)}
+
+    def with_doubles(self, runs: pd.DataFrame) -> pd.DataFrame:
+        """`run_accuracies` rows with each double's rows added: its stand-in's, relabelled."""
+        copies = [runs[(runs["sequence"] == name) & (runs["architecture"] == architecture) & (runs["method"] == single)]
+                  .assign(method=method, column=method)
+                  for (name, architecture, method), single in self.doubles().items()]
+        return pd.concat([runs, *copies], ignore_index=True)
 
     def architectures_of(self, sequence: str) -> list[str]:
         """The architectures a sequence runs on."""
@@ -224,6 +239,19 @@ def _labelled(settings: StudySettings, sequence: str, spec: SequenceSpec, method
     frame = run(spec, method, architecture, settings.method_settings(), seed)
     frame.insert(0, "sequence", sequence)
     return frame
+
+
+# A Conv-n block is one Conv 3×3 → BN: the 1-layer side module itself (`methods.one_layer_side`). There the
+# block-sized side variants are the 1-layer ones, module for module and draw for draw (the paper prints a
+# ConvNet's side results once), so they are read from the 1-layer runs rather than computed twice.
+SAME_ON_ONE_LAYER_BLOCKS = {"ST-B": "ST-1", "SST-B": "SST-1", "JST-B": "JST-1"}
+ONE_LAYER_BLOCK_FAMILIES = ("Conv",)
+
+
+def same_run(architecture: str, method: str) -> str | None:
+    """The method whose run is `method`'s own on `architecture` (None: it has its own run)."""
+    family = architecture.partition("-")[0]
+    return SAME_ON_ONE_LAYER_BLOCKS.get(method) if family in ONE_LAYER_BLOCK_FAMILIES else None
 
 
 # How runs that share a Table 1 column (SFT's three schedules) become one cell: the code's summary takes

@@ -105,3 +105,15 @@ def test_a_corrected_method_has_its_revision_in_its_store_key(tmp_path):
     config = {m: study.run_config("CLR", spec, "Conv-1", m, 0) for m in ("ST-B", "SST-B", "ST-1", "FT")}
     assert config["ST-B"]["revision"] == config["SST-B"]["revision"] == 2
     assert "revision" not in config["ST-1"] and "revision" not in config["FT"]  # other runs keep their keys
+
+
+def test_block_sides_on_conv_nets_are_not_computed_but_read_from_the_one_layer_runs():
+    settings = replace(StudySettings.load(TINY), methods=["FT", "ST-1", "ST-B", "JST-B"])
+    runs = {(name, architecture, method) for name, architecture, method, _ in settings.runs()}
+    assert ("RCL", "Conv-1", "ST-1") in runs and ("RCL", "Conv-1", "ST-B") not in runs
+    assert ("RCL", "Conv-1", "JST-B") in runs  # its 1-layer variant is not run: it has its own run
+    accuracies_ = pd.DataFrame({"sequence": "RCL", "architecture": "Conv-1", "seed": 0, "column": ["FT", "ST-1"],
+                                "method": ["FT", "ST-1"], "accuracy": [0.5, 0.7], "valid_accuracy": [0.4, 0.6]})
+    read = settings.with_doubles(accuracies_)
+    block = read[(read["sequence"] == "RCL") & (read["method"] == "ST-B")]
+    assert block[["column", "accuracy", "valid_accuracy"]].values.tolist() == [["ST-B", 0.7, 0.6]]

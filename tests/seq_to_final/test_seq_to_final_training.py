@@ -7,6 +7,7 @@ import torch
 from lib.evaluate.frames import hits, prediction_columns
 from lib.seq_to_final.methods import Settings
 from lib.seq_to_final.sequence import synthetic_spec
+from lib.seq_to_final.study import SAME_ON_ONE_LAYER_BLOCKS, same_run
 from lib.seq_to_final.training import run, sequence_for
 
 TINY = Settings(lrs=(1e-3,), weight_decays=(1e-4,), dropouts=(0.0, 0.5), max_epochs=2, patience=1, batch_size=20,
@@ -46,3 +47,13 @@ def test_the_oracle_reads_the_oracle_sequence_with_the_same_test_images():
     assert sorted(oracle["pool_index"]) == sorted(baseline["pool_index"])
     with pytest.raises(ValueError, match="unknown method"):
         sequence_for(SPEC, "oracle")
+
+
+@pytest.mark.parametrize("block, layer", sorted(SAME_ON_ONE_LAYER_BLOCKS.items()))
+def test_block_side_variants_are_the_one_layer_ones_on_a_conv_net(block, layer):
+    """Why the study reads ST-B, SST-B and JST-B from the 1-layer runs on Conv-n (`study.same_run`): a Conv-n
+    block is one Conv 3×3 → BN, so both runs predict alike, item for item."""
+    assert same_run("Conv-2", block) == layer and same_run("Res-2", block) is None and same_run("Conv-2", layer) is None
+    single = run(SPEC, layer, "Conv-1", TINY, seed=0)
+    columns = ["item", "target", *prediction_columns(single)]
+    pd.testing.assert_frame_equal(run(SPEC, block, "Conv-1", TINY, seed=0)[columns], single[columns])
