@@ -160,7 +160,7 @@ def task_runner(task: str, model: nn.Module, device: str, amp: bool, batch_size:
     """`run(batches, fisher_batches)`: the task through lib's own code path."""
     from lib.evaluate.features import extract_features
     from lib.evaluate.predictions import predict_ranked, top_k
-    from lib.finetune.methods import TRAINERS, MethodSettings, train_method
+    from lib.finetune.methods import TRAINERS, MethodSettings, fisher_from, train_method
     from lib.params import read_params_file
     from lib.train.config import TrainConfig
 
@@ -175,7 +175,8 @@ def task_runner(task: str, model: nn.Module, device: str, amp: bool, batch_size:
     mask = torch.zeros(NUM_CLASSES, dtype=torch.bool)
     mask[:UNMASKED] = True
     config = TrainConfig(epochs=1, batch_size=batch_size, base_lr=0.001, reference_batch=batch_size, device=device, amp=amp)
-    return lambda batches, fisher: train_method(task, model, batches, config, settings, mask, fisher_batches=fisher)
+    return lambda batches, fisher: train_method(task, model, batches, config, settings, mask,
+                                                fisher=fisher_from(fisher, settings, config) if fisher is not None else None)
 
 
 def measure(task: str, model: nn.Module, inputs: Inputs, batches: int, device: str, amp: bool) -> dict:

@@ -20,7 +20,7 @@ import pandas as pd
 import timm
 import torch
 
-from lib.finetune.methods import MethodSettings, masked, post_hoc, train_method
+from lib.finetune.methods import MethodSettings, fisher_from, masked, post_hoc, train_method
 from lib.imagenet_rib.methods import METHODS, POST_HOC, TRAINED
 from lib.train.config import TrainConfig
 from lib.train.loop import predict_logits
@@ -56,7 +56,8 @@ def main() -> None:
         torch.cuda.synchronize()
         torch.cuda.reset_peak_memory_stats()
         start = time.perf_counter()
-        model = train_method(method, pretrained, batches, config, SETTINGS, mask, fisher_batches=fisher)
+        model = train_method(method, pretrained, batches, config, SETTINGS, mask,
+                             fisher=fisher_from(fisher, SETTINGS, config))
         torch.cuda.synchronize()
         seconds = time.perf_counter() - start
         images = 64 * args.steps * (2 if method == "LP-FT" else 1)

@@ -42,8 +42,9 @@ def draw_rho_rows(rows: Sequence[RhoRow], suptitle: str = "", note: str = "") ->
     """Each row's panels side by side (panel `i` of every row in one column of the figure, so the
     sources line up), all on the one ρ scale with one colour bar labelled "Spearman ρ"; `note` under."""
     import matplotlib.pyplot as plt
-    import seaborn as sns
     from matplotlib.patches import Rectangle
+
+    from ..plotting import sns_heatmap
 
     slots = max(len(r.panels) for r in rows)
     widths = [max((r.panels[i].matrix.shape[1] for r in rows if i < len(r.panels)), default=1) + 0.8
@@ -60,7 +61,7 @@ def draw_rho_rows(rows: Sequence[RhoRow], suptitle: str = "", note: str = "") ->
                 continue
             panel = row.panels[i]
             values = panel.matrix.astype(float)
-            sns.heatmap(values, ax=ax, annot=True, fmt=".2f", cmap=RHO_CMAP, vmin=RHO_LIMITS[0], vmax=RHO_LIMITS[1],
+            sns_heatmap(ax, values, annot=True, fmt=".2f", cmap=RHO_CMAP, vmin=RHO_LIMITS[0], vmax=RHO_LIMITS[1],
                         cbar=False, linewidths=0.4, linecolor="white", annot_kws={"fontsize": 8})
             mesh = ax.collections[0]
             for y, x in zip(*values.isna().to_numpy().nonzero()):

@@ -21,7 +21,7 @@
 output_dir: str = "figures/seq_to_final"
 geometry_params: str = "params/mini/seq_to_final/geometry.yaml"
 results_dir: str = "results"
-panels: list[str] = ["RCL Conv-1"]
+panels: list[str] = ["RCL Conv-2"]
 
 # %%
 import pandas as pd
