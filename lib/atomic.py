@@ -7,6 +7,7 @@ that several processes may want at once is computed by one of them while the oth
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -32,12 +33,13 @@ def atomic_write(path: str | Path, write: Callable[[str], None]) -> None:
 
 
 def load_or_make(path: str | Path, load: Callable[[Path], T], make: Callable[[], T],
-                 write: Callable[[T, str], None], wait: bool = True) -> T | None:
+                 write: Callable[[T, str], None], wait: bool = True, pin_threads: bool = True) -> T | None:
     """`load(path)` if the file exists; else `make()`, written atomically with `write(value, tmp)`.
 
     The making happens under an inter-process lock (`<path>.lock`), on the pinned thread count
-    (`lib.threads`); a process that finds the lock taken waits, then loads what the other made, or
-    with `wait=False` returns None at once (the other process is making it).
+    (`lib.threads`, which imports torch; `pin_threads=False` for a computation without torch or
+    BLAS-sized reductions); a process that finds the lock taken waits, then loads what the other
+    made, or with `wait=False` returns None at once (the other process is making it).
     """
     from .threads import pinned
 
@@ -53,7 +55,7 @@ def load_or_make(path: str | Path, load: Callable[[Path], T], make: Callable[[],
     try:
         if path.is_file():
             return load(path)
-        with pinned():
+        with pinned() if pin_threads else contextlib.nullcontext():
             value = make()
         atomic_write(path, lambda tmp: write(value, tmp))
     finally:

@@ -6,17 +6,15 @@ What varies per artefact is data (the dicts below); matplotlib is imported only 
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from ..audit import AuditRow
+from ..audit import audit_paper
 from ..audit import count_line as audit_summary  # noqa: F401  (the notebooks' audit count line)
-from .audit import audits
 from .classwise import classwise_frame, implied_group_sizes
 from .effective_robustness import fitted_lines, points
-from .published import checkpoint_table, class_names, model_table, raw, wide
+from .published import PAPER, checkpoint_table, class_names, model_table, raw, wide
 
 if TYPE_CHECKING:
     import matplotlib.pyplot as plt
@@ -60,15 +58,10 @@ SCATTERS = {  # figure -> panels, each (setup, CLIP table, ImageNet table, with 
 }
 
 
-@functools.cache
-def _all_audits() -> tuple[AuditRow, ...]:
-    return tuple(audits())
-
-
 def audit_rows(*artefacts: str) -> pd.DataFrame:
     """The audit rows of the given artefacts."""
-    return pd.DataFrame([r.__dict__ for r in _all_audits() if r.artefact in artefacts],
-                        columns=list(AuditRow.__dataclass_fields__))
+    frame = audit_paper(PAPER)
+    return frame[frame["artefact"].isin(artefacts)].reset_index(drop=True)
 
 
 def _table_data(artefact: str) -> pd.DataFrame:

@@ -8,7 +8,6 @@ lines) and say so in their titles.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -502,15 +501,10 @@ def figure13_data() -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------
 # Audit and claims of one artefact, for the notebooks.
 
-@functools.lru_cache(maxsize=1)
-def _audit_frame() -> pd.DataFrame:
-    return audit_paper(PAPER)
-
-
 def audit_rows(artefacts: str | list[str]) -> pd.DataFrame:
     """The audit rows of the given artefact(s), in the columns a reader needs."""
     chosen = [artefacts] if isinstance(artefacts, str) else list(artefacts)
-    frame = _audit_frame()
+    frame = audit_paper(PAPER)
     frame = frame[frame["artefact"].isin(chosen)]
     return frame[["artefact", "quantity", "printed", "recomputed", "delta", "tolerance", "status", "note"]].reset_index(drop=True)
 

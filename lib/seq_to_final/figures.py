@@ -3,18 +3,19 @@ the data being the tidy frame the figure shows (saved beside it as CSV)."""
 
 from __future__ import annotations
 
-import functools
 from dataclasses import asdict
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from ..audit import audit_frame
 from ..audit import count_line as audit_summary  # noqa: F401  (the notebooks' audit count line)
 from ..plotting import heatmap
 from . import formatting, summaries
 from .audit import parameter_audits, printed_number_audits
 from .tables import (
+    PAPER,
     accuracies,
     methods_table,
     model_sizes,
@@ -30,11 +31,6 @@ from .tables import (
 PAPER_NOTE = "paper's printed numbers; bold / italic: the caption's rules applied here (the text lost them)"
 
 
-@functools.cache
-def _audit_frame() -> pd.DataFrame:
-    return pd.DataFrame([asdict(r) for r in printed_number_audits()])
-
-
 # Audit rows computed apart from the printed-number audits, per artefact: Table 7's parameter counts
 # need our architecture builders, which import torch.
 SEPARATE_AUDITS = {"table07": parameter_audits}
@@ -42,7 +38,7 @@ SEPARATE_AUDITS = {"table07": parameter_audits}
 
 def audit_rows(artefact: str) -> pd.DataFrame:
     """The audit rows of one artefact, with its `SEPARATE_AUDITS` if it has any."""
-    frame = _audit_frame()
+    frame = audit_frame(PAPER, printed_number_audits)
     rows = frame[frame["artefact"] == artefact]
     if artefact in SEPARATE_AUDITS:
         rows = pd.concat([rows, pd.DataFrame([asdict(r) for r in SEPARATE_AUDITS[artefact]()])])
