@@ -15,7 +15,7 @@ Run one with `python -m lib experiment --tier <tier> --name <experiment>` (`--ch
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ import pandas as pd
 from ..params import Parameter, ParamsError, read_params_file, validate
 from ..paths import REPO_ROOT
 from ..store import RunContext
+from ..train.config import TrainConfig
 from .benchmark import Benchmark, BenchmarkSettings
 
 FILE_KEYS = {"benchmark": "str", "experiments": "dict"}
@@ -59,17 +60,29 @@ class Experiment:
         return out
 
 
+# The defaults of the training blocks' entries (TrainConfig's): an entry a block leaves out has this value.
+TRAINING_BLOCKS = ("finetune", "pretrain")
+TRAINING_DEFAULTS = {f.name: f.default for f in fields(TrainConfig) if f.default is not MISSING}
+
+
 def with_value(values: dict, key: str, value: Any, where: str) -> dict:
-    """`values` with `key` (or `block.key`) set to `value`; the input is not changed."""
+    """`values` with `key` (or `block.key`) set to `value`; the input is not changed. Setting a training
+    block's absent entry to its default changes nothing, so that variant is the benchmark itself, with
+    the same runs and store keys (e.g. weight decay 0.0 of a weight-decay sweep is the main FT run)."""
     out = copy.deepcopy(values)
     block, _, entry = key.partition(".")
     if not entry:
         out[key] = value
     elif not isinstance(out.get(block), dict):
         raise ParamsError(f"{where}: {key!r} names an entry of {block!r}, which is not a block of the benchmark file")
-    else:
+    elif not (block in TRAINING_BLOCKS and entry not in out[block] and _is_default(entry, value)):
         out[block][entry] = value
     return out
+
+
+def _is_default(entry: str, value: Any) -> bool:
+    default = TRAINING_DEFAULTS.get(entry, MISSING)
+    return type(value) is type(default) and value == default
 
 
 def load_experiments(path: str | Path) -> tuple[dict, dict[str, Experiment]]:

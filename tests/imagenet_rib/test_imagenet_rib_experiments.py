@@ -124,6 +124,18 @@ def test_variants_share_runs_where_only_other_methods_settings_differ(tmp_path):
     assert len({str(c["method_settings"]) for c in wise}) == len(sweep)
 
 
+def test_a_sweep_value_restating_a_default_is_the_benchmark_itself(tmp_path):
+    base, experiments = load_experiments("params/mini/imagenet_rib/experiments.yaml")
+    (_, main), = experiments["main"].variants(base, "x")
+    decays = dict(experiments["weight_decay"].variants(base, "x"))
+    assert "weight_decay" not in base["finetune"] and 0.0 in decays
+    def config(settings):
+        return Benchmark(settings, tmp_path)._run_config("augmented", 0, "FT", "digits_inverted")
+    assert config(decays[0.0]) == config(main)  # TrainConfig's default: main's FT run, computed once
+    assert config(decays[0.0001])["finetune"]["weight_decay"] == 0.0001
+    assert with_value({"finetune": {}}, "finetune.weight_decay", 0, "x") == {"finetune": {"weight_decay": 0}}  # an int
+
+
 def test_with_value_sets_a_key_or_a_block_entry_without_changing_its_input():
     values = {"finetune": {"epochs": 10}, "seeds": [0]}
     assert with_value(values, "finetune.epochs", 25, "x") == {"finetune": {"epochs": 25}, "seeds": [0]}
