@@ -95,9 +95,9 @@ def ood_rho(columns: Columns, how: OodReading, groups: dict[str, tuple[str, ...]
     frames = []
     for group, datasets in groups.items():
         long = correlate(columns, datasets, dict(how.id_columns), dict(how.ood_columns), how.aggregate, in_domain)
-        wide = as_matrix(long).rename_axis(index="ood_protocol", columns="id_protocol")
-        means = row_means(long).rename("value").reset_index().assign(ood_protocol="mean")
-        frames.append(pd.concat([wide.stack().rename("value").reset_index(), means], ignore_index=True).assign(group=group))
+        means = long.groupby("id_protocol", sort=False)["rho"].mean().reset_index().assign(ood_protocol="mean")
+        frames.append(pd.concat([long[["ood_protocol", "id_protocol", "rho"]], means], ignore_index=True)
+                      .rename(columns={"rho": "value"}).assign(group=group))
     return pd.concat(frames, ignore_index=True)
 
 

@@ -214,3 +214,13 @@ def test_claims_ledger_is_computed():
     unscaled = ledger["unscaled-strong-knn"].assess()  # strong for MaskFeat, not for SimSiam
     assert unscaled.verdict == "partly_supported" and "SimSiam (RN-50): 0.4" in unscaled.evidence
     assert ledger["style-significantly-lower"].assess().verdict == "not_checkable"
+
+
+@pytest.mark.parametrize("values", [[3.0, 1.0, 2.0], [0.5, 0.5, 0.1, 0.9, 0.5], [2.0, 2.0], [7.0]])
+def test_average_ranks_are_scipys_with_ties_averaged(values):
+    from scipy.stats import rankdata
+
+    from lib.ssl_protocols.shift_groups import _average_ranks
+
+    array = np.array(values)
+    np.testing.assert_array_equal(_average_ranks(array), rankdata(array))
