@@ -95,7 +95,7 @@ def ood_rho(columns: Columns, how: OodReading, groups: dict[str, tuple[str, ...]
     frames = []
     for group, datasets in groups.items():
         long = correlate(columns, datasets, dict(how.id_columns), dict(how.ood_columns), how.aggregate, in_domain)
-        means = long.groupby("id_protocol", sort=False)["rho"].mean().reset_index().assign(ood_protocol="mean")
+        means = row_means(long).reset_index().assign(ood_protocol="mean")
         frames.append(pd.concat([long[["ood_protocol", "id_protocol", "rho"]], means], ignore_index=True)
                       .rename(columns={"rho": "value"}).assign(group=group))
     return pd.concat(frames, ignore_index=True)
