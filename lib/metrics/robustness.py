@@ -24,7 +24,7 @@ from statistics import fmean
 from typing import Callable, Literal, Mapping, Sequence
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 Accuracies = Mapping[str, float]
 Baseline = Callable[[float], float]
@@ -32,7 +32,7 @@ BaselineFit = Callable[[Sequence[float], Sequence[float]], Baseline]
 
 _SCALES: dict[str, tuple[Callable[[np.ndarray], np.ndarray], Callable[[np.ndarray], np.ndarray]]] = {
     "logit": (special.logit, special.expit),
-    "probit": (stats.norm.ppf, stats.norm.cdf),
+    "probit": (special.ndtri, special.ndtr),  # the standard normal quantile and CDF
     "linear": (lambda p: p, lambda z: z),
 }
 
