@@ -77,16 +77,22 @@ def paper_and_ours_heatmaps(frame: pd.DataFrame, index: str, columns: str, *, ce
                             fmt: str = ".1f", label: Callable[[str], str] = str,
                             titles: tuple[str, str] = ("paper", "ours"), paper_rows: bool = False,
                             limits: tuple[float, float] | None = None, errors: bool = False,
-                            stacked: bool = False) -> plt.Figure:
+                            stacked: bool = False, note: str | None = None) -> plt.Figure:
     """The paper's matrix and ours from one tidy frame (`lib.results`), side by side: one colour
     scale over both (`limits`, or the values' range), rows in the paper's order (rows only ours has
     come after), seeds averaged; with `paper_rows`, ours shows every paper row too (blank where ours
     has none), so rows line up; with `errors`, each cell reads "mean ± standard error" (`spread` where
     the source prints one, else the standard error over seeds). With `stacked`, the paper's matrix
     is drawn above ours instead, both with the paper's columns in its order (blank where a source
-    has none), so that a wide table stays readable at a notebook's width."""
+    has none), so that a wide table stays readable at a notebook's width. With `note` (a metric of the
+    frame's rows), those rows are not drawn: each cell reads "note (value)", e.g. Table 10's "2.8 (+1.5)",
+    the split's mRI and its difference, coloured by the difference."""
     from .results import matrix
 
+    if note is not None and errors:
+        raise ValueError("a heatmap's cells read either 'mean ± standard error' (errors) or 'note (value)' (note), not both")
+    noted = frame[frame["metric"] == note] if note is not None else frame.iloc[:0]
+    frame = frame.drop(noted.index)
     paper, ours = (frame[frame["source"] == s] for s in ("paper", "ours"))
     order = list(dict.fromkeys(paper[index]))
     matrices = [matrix(paper, index, columns, order), matrix(ours, index, columns, order)]
@@ -104,7 +110,9 @@ def paper_and_ours_heatmaps(frame: pd.DataFrame, index: str, columns: str, *, ce
     else:
         extent = np.abs(values - center).max() if len(values) else 1.0
         vmin, vmax = center - extent, center + extent
-    annots = [_with_errors(part, m, index, columns, fmt) if errors else None for part, m in zip((paper, ours), matrices)]
+    annots = [_with_errors(part, m, index, columns, fmt) if errors
+              else _with_note(matrix(noted[noted["source"] == source], index, columns), m, fmt) if note is not None
+              else None for part, m, source in zip((paper, ours), matrices, ("paper", "ours"))]
     if stacked:
         return _stacked_heatmaps(matrices, annots, titles, center=center, fmt=fmt, vmin=vmin, vmax=vmax, label=label)
     widths = [(max(m.shape[1], 1) + 1.5) * (1.6 if errors else 1.0) for m in matrices]
@@ -150,6 +158,16 @@ def _with_errors(part: pd.DataFrame, means: pd.DataFrame, index: str, columns: s
     text = [[(f"{v:{fmt}}" + (f" ± {e:{fmt}}" if np.isfinite(e) else "")) if np.isfinite(v) else ""
              for v, e in zip(row_means, row_errors)]
             for row_means, row_errors in zip(means.to_numpy(dtype=float), spread.to_numpy(dtype=float))]
+    return pd.DataFrame(text, index=means.index, columns=means.columns)
+
+
+def _with_note(notes: pd.DataFrame, means: pd.DataFrame, fmt: str) -> pd.DataFrame:
+    """Cell texts "note\n(±value)" of `means` (the note's mean per cell from `notes`); the value alone
+    where the cell has no note, blank where it has no value."""
+    notes = notes.reindex_like(means).to_numpy(dtype=float)
+    text = [[(f"{n:{fmt}}\n({v:+{fmt}})" if np.isfinite(n) else f"{v:{fmt}}") if np.isfinite(v) else ""
+             for v, n in zip(row_values, row_notes)]
+            for row_values, row_notes in zip(means.to_numpy(dtype=float), notes)]
     return pd.DataFrame(text, index=means.index, columns=means.columns)
 
 

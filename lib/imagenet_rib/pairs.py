@@ -241,13 +241,18 @@ def _label(name: str) -> str:
     return short(name.removeprefix("digits_"))
 
 
+def _with_metric(rows: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """`rows` with `metric` as every row's metric, unless they name their own (e.g. Table 10's note rows)."""
+    return rows if "metric" in rows.columns else rows.assign(metric=metric)
+
+
 def draw_pair(artefact: str, pair: Pair, our_rows: pd.DataFrame, tier: str) -> tuple[pd.DataFrame, Figure]:
     """The paper's rows of `pair` and `our_rows` (per seed) in one tidy frame, drawn by the pair's
     function (one scale, the paper's order); one-line titles name the quantity (the figure's) and our tier
     and seeds (our panel's); what differs from the paper (`Pair.difference`) is the notebook's text under
     the figure."""
-    frame = results.paper_and_ours(pair.paper(), our_rows, paper=PAPER, artefact=artefact, tier=tier,
-                                   metric=pair.metric)
+    frame = results.paper_and_ours(*(_with_metric(rows, pair.metric) for rows in (pair.paper(), our_rows)), paper=PAPER,
+                                   artefact=artefact, tier=tier, metric=None)
     seeds = frame.loc[frame["source"] == "ours", "seed"].nunique()
     fig = pair.draw(frame, pair.index, pair.columns, label=_label, **pair.options,
                     titles=("paper", f"ours ({tier}, {seeds} seed{'s' * (seeds != 1)})"))

@@ -59,11 +59,12 @@ display(Markdown(verdict_markdown("table10")))
 # ## Our run
 # Experiment `validation_split` of the file the `experiments_params` parameter names: our miniature
 # benchmark with a fifth of each fine-tuning set held out, longer training and the best validation
-# epoch kept (App. E). The figure: Table 10's printed differences (mRI with the split − Table 3's;
-# left, columns the paper's models) and ours (right; mRI with the split − experiment `main`'s, no
-# split and the last epoch, per regime, mean over seeds), drawn by one function on one colour scale,
-# methods in the paper's order; the CSV holds both in one schema (`source` paper / ours, ours per
-# seed). The paper's mRIs and best epochs are in section 1.
+# epoch kept (App. E). The figure: Table 10 as printed (left, columns the paper's models) and ours
+# (right, per regime, mean over seeds), drawn by one function on one colour scale, methods in the
+# paper's order. Each cell reads as the redraw's does, the mRI with the split and, in brackets, its
+# difference from the mRI without (the paper's Table 3; ours: experiment `main`, no split and the last
+# epoch); the colour is that difference. The CSV holds both numbers of both in one schema (`source`
+# paper / ours, `metric`, ours per seed). The paper's best epochs are in section 1.
 #
 # At the full tier the experiment runs on the paper's models and data (`python -m lib experiment
 # --tier full --name <experiment>`, GPU); this notebook does not compute it and says so.

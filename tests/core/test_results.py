@@ -62,6 +62,23 @@ def test_stacked_heatmaps_put_the_paper_above_ours_on_the_papers_columns():
     plt.close(fig)
 
 
+def test_note_rows_are_written_in_the_cells_not_drawn():
+    note = lambda frame, value: frame.assign(metric="mRI before", value=value)  # noqa: E731
+    frame = combine(_paper(), _ours(), note(_paper(), 10.0), note(_ours().iloc[:2], [1.0, 3.0]))
+    fig = paper_and_ours_heatmaps(frame, "method", "model", center=0.0, note="mRI before")
+    paper_ax, ours_ax = fig.axes[:2]
+    assert [t.get_text() for t in paper_ax.texts] == ["10.0\n(-5.0)", "10.0\n(-3.0)", "10.0\n(-1.0)", "10.0\n(+0.5)"]
+    assert [t.get_text() for t in ours_ax.texts] == ["3.0\n(-7.0)", "1.0\n(-3.0)"]  # seeds averaged, like the value
+    assert paper_ax.collections[0].get_clim() == (-7.0, 7.0)  # the scale is the values', not the notes'
+    plt.close(fig)
+    without = combine(_paper(), _ours(), note(_paper().iloc[:1], 10.0))
+    fig = paper_and_ours_heatmaps(without, "method", "model", center=0.0, note="mRI before")
+    assert [t.get_text() for t in fig.axes[1].texts] == ["-7.0", "-3.0"]  # no note: the value alone
+    plt.close(fig)
+    with pytest.raises(ValueError, match="not both"):
+        paper_and_ours_heatmaps(frame, "method", "model", note="mRI before", errors=True)
+
+
 def test_paper_and_ours_frame_sets_each_sources_tier_and_puts_the_paper_first():
     from lib.results import paper_and_ours
 

@@ -197,8 +197,8 @@ def test_unknown_artefacts_have_no_experiment_panel():
 
 
 # -- the paper's numbers beside ours ------------------------------------------------------------------
-from lib.imagenet_rib.ours_experiments import (EXPERIMENT_PAIRS, NO_PAPER_PANEL, PANELS,  # noqa: E402
-                                               paired_experiment_panel)
+from lib.imagenet_rib.ours_experiments import (EXPERIMENT_PAIRS, NO_PAPER_PANEL, PANELS, SPLIT_DIFFERENCE,  # noqa: E402
+                                               SPLIT_MRI, paired_experiment_panel)
 from lib.imagenet_rib.tables import load_table  # noqa: E402
 from lib.results import COLUMNS  # noqa: E402
 
@@ -208,8 +208,9 @@ def test_every_experiment_panel_has_a_paper_pair_or_says_why_not():
     assert not set(EXPERIMENT_PAIRS) & set(NO_PAPER_PANEL)
     for artefact, pair in EXPERIMENT_PAIRS.items():  # the printed quantity, as printed
         paper = pair.paper()
-        assert len(paper) and paper["value"].notna().any() and not paper.duplicated(["method", "model", *(
-            [pair.columns] if pair.columns not in ("model", "method") else [])]).any(), artefact
+        cell = ["method", "model", *([pair.columns] if pair.columns not in ("model", "method") else []),
+                *(["metric"] if "metric" in paper else [])]
+        assert len(paper) and paper["value"].notna().any() and not paper.duplicated(cell).any(), artefact
 
 
 def pair_runs(artefact: str) -> list[ExperimentRun]:
@@ -254,8 +255,12 @@ def test_experiment_pairs_known_values():
     wise = ours("table16").groupby(["method", "seed"])["value"].mean()
     assert wise.loc[("WiSE-FT, alpha = 0.5", 1)] == pytest.approx(6.0)
     assert wise.loc[("WiSE-FT, best alpha", 0)] == pytest.approx(9.0)  # best alpha 0.9 of the mean over seeds
-    diff = ours("table10").groupby(["method", "seed"])["value"].mean()
+    split = ours("table10").groupby(["metric", "method", "seed"])["value"].mean()
+    diff, with_split = split.loc[SPLIT_DIFFERENCE], split.loc[SPLIT_MRI]
     assert diff.loc[("FT", 1)] == pytest.approx(1.0) and diff.loc[("LwF", 0)] == pytest.approx(0.5)
+    assert with_split.loc[("FT", 1)] == pytest.approx(-2.0) and with_split.loc[("LwF", 0)] == pytest.approx(1.0)
+    assert [t.get_text() for t in paired_experiment_panel("table10", pair_runs("table10"), "tiny")[1].axes[0].texts][0] \
+        == "2.8\n(+1.5)"  # Table 10's first cell as printed: FT on IN-1K + AugReg, its mRI and the difference
     change = ours("table06").set_index(["model", "seed", "eval_dataset"])["value"]
     assert change.loc[("r2", 1, REF)] == pytest.approx(3.0)
     assert list(dict.fromkeys(ours("table06")["eval_dataset"])) == [REF, *SUITE]
