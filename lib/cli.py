@@ -7,8 +7,9 @@ import functools
 import logging
 import sys
 import textwrap
+from collections.abc import Callable, Sequence
+from difflib import get_close_matches
 from pathlib import Path
-
 
 from . import PAPERS, TIERS
 from .scale import add_executor_arguments
@@ -148,30 +149,50 @@ def _verify_weights(args: argparse.Namespace) -> int:
     return 1 if refused else 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser whose usage errors are one line naming the fix, without the usage block."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (--help: every option)\n")
+
+
+def _one_of(names: Sequence[str], what: str) -> Callable[[str], str]:
+    """An argument type accepting only `names`; anything else is answered with a near match and the valid names."""
+    def parse(value: str) -> str:
+        if value in names:
+            return value
+        near = get_close_matches(value, names, n=1)
+        hint = f"did you mean {near[0]!r}? " if near else ""
+        raise argparse.ArgumentTypeError(f"unknown {what} {value!r}; {hint}choose from {', '.join(names)}")
+    return parse
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lib", description=__doc__)
+    parser = _Parser(prog="python -m lib", description=__doc__)
+    paper, tier = _one_of(PAPERS, "paper"), _one_of(TIERS, "tier")
+    papers, tiers = "{" + ",".join(PAPERS) + "}", "{" + ",".join(TIERS) + "}"
     sub = parser.add_subparsers(dest="command", required=True)
 
     audit = sub.add_parser("audit", help="re-derive every number a paper derives")
-    audit.add_argument("--paper", required=True, choices=PAPERS)
+    audit.add_argument("--paper", required=True, type=paper, metavar=papers)
     audit.add_argument("--out", help="also write the rows to this CSV file")
     audit.set_defaults(func=_audit)
 
     claims = sub.add_parser("claims", help="judge each claim of a paper on its printed numbers and on our run")
-    claims.add_argument("--paper", required=True, choices=PAPERS)
+    claims.add_argument("--paper", required=True, type=paper, metavar=papers)
     claims.add_argument("--out", help="also write the ledger to this CSV file")
-    claims.add_argument("--tier", choices=TIERS, default="mini",
+    claims.add_argument("--tier", type=tier, metavar=tiers, default="mini",
                         help="the tier of our run judged beside the paper (read back from its results store, "
                              "or computed there if absent; default mini)")
     claims.set_defaults(func=_claims)
 
     data = sub.add_parser("check-data", help="list registered datasets: present, missing or malformed")
-    data.add_argument("--paper", choices=PAPERS)
+    data.add_argument("--paper", type=paper, metavar=papers)
     data.add_argument("--data-root", help="default: $ROBUSTNESS_DATA_ROOT or <repo>/data")
     data.set_defaults(func=_check_data)
 
     experiment = sub.add_parser("experiment", help="run (or --check) one experiment of ImageNet-RIB at a tier")
-    experiment.add_argument("--tier", required=True, choices=TIERS)
+    experiment.add_argument("--tier", required=True, type=tier, metavar=tiers)
     experiment.add_argument("--name", help="an experiment of params/<tier>/imagenet_rib/experiments.yaml")
     experiment.add_argument("--check", action="store_true", help="validate every experiment offline, run nothing")
     experiment.add_argument("--results", default="results", help="the results store's root")
@@ -188,8 +209,8 @@ def main(argv: list[str] | None = None) -> int:
         ("check-params", _check_params, "validate params files against their notebooks, run nothing"),
     ):
         command = sub.add_parser(name, help=help_text)
-        command.add_argument("--tier", required=True, choices=TIERS)
-        command.add_argument("--paper", choices=PAPERS)
+        command.add_argument("--tier", required=True, type=tier, metavar=tiers)
+        command.add_argument("--paper", type=paper, metavar=papers)
         command.add_argument("--artefact", help="e.g. figure02 (with --paper)")
         if name == "run":
             command.add_argument("--cell-timeout", type=int, default=3600, help="seconds per notebook cell")

@@ -81,6 +81,21 @@ def test_selection_error_is_one_line_on_the_command_line(capsys):
     assert capsys.readouterr().err.startswith("error: artefact 'figure02' exists in")
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["run", "--tier", "mini", "--paper", "imagenet_ri"], "unknown paper 'imagenet_ri'; did you mean 'imagenet_rib'?"),
+    (["check-params", "--tier", "mnii"], "unknown tier 'mnii'; did you mean 'mini'? choose from tiny, mini, full"),
+    (["audit", "--paper", "xyz"], "unknown paper 'xyz'; choose from imagenet_rib, seq_to_final"),
+    (["run", "--tier", "mini", "--bogus"], "unrecognized arguments: --bogus"),
+])
+def test_a_misspelt_argument_is_one_line_with_the_valid_names(argv, message, capsys):
+    from lib.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and message in err and err.count("\n") == 1 and "usage" not in err
+
+
 @pytest.mark.parametrize("entry", [e for e in RUNNABLE_ENTRIES if "mini" in e.tiers], ids=lambda e: f"{e.paper}/{e.artefact}")
 def test_a_notebooks_parameter_defaults_are_its_mini_parameters(entry):
     """Opened interactively (no parameters injected), a notebook draws what `make figures` draws at mini."""
