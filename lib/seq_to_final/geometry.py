@@ -39,7 +39,7 @@ from .tables import ARCHITECTURES, PAPER
 if TYPE_CHECKING:
     from .sequence import DecadeSpec
 
-TRAJECTORY_METHODS = ("FT", "SFT", "JM")  # `geometry_runs.TRAJECTORIES`
+TRAJECTORY_METHODS = ("FT", "SFT", "JM", "LP-FT", "ST-1")  # `geometry_runs.TRAJECTORIES`
 BATCHNORM_READINGS = ("code", "interpolated", "recomputed")  # `interpolation_paths.STATE_READINGS`
 PROJECTION_READINGS = ("code", "length")
 ENTIRE_READINGS = ("layer_mean", "concatenated")
@@ -305,14 +305,20 @@ def _entire(frame: pd.DataFrame, analysis: str) -> pd.DataFrame:
 
 
 def projection_findings(frame: pd.DataFrame) -> Findings:
-    """App. G.2's statement about Fig. 16: ERM plus fine-tuning heads towards the oracle (the entire
-    model's distance to the origin falls from the ERM-on-history model to the fine-tuned one)."""
+    """App. G.2's statement about Fig. 16: ERM plus fine-tuning, and ERM plus linear probing then fine-tuning,
+    head towards the oracle (the entire model's distance to the origin falls from the ERM-on-history model to
+    the fine-tuned one), for each of the two the run has."""
     rows = _entire(frame, "projection").assign(distance=lambda f: np.hypot(f["x"], f["y"]))
-    ft = rows[rows["method"] == "FT"].pivot(index="seed", columns="step", values="distance")
-    change = ft[ft.columns.max()] - ft[ft.columns.min()]
-    return Findings([Finding("FT: distance to the oracle after − before fine-tuning (entire model)",
-                             float(change.mean()), mean_interval(change.to_numpy(float)),
-                             "the trajectory of ERM followed by fine-tuning heads towards the oracle", "<", 0.0)])
+    findings = []
+    for method, words in (("FT", "fine-tuning"), ("LP-FT", "linear probing then fine-tuning")):
+        if method not in set(rows["method"]):
+            continue
+        by_step = rows[rows["method"] == method].pivot(index="seed", columns="step", values="distance")
+        change = by_step[by_step.columns.max()] - by_step[by_step.columns.min()]
+        findings.append(Finding(f"{method}: distance to the oracle after − before {words} (entire model)",
+                                float(change.mean()), mean_interval(change.to_numpy(float)),
+                                f"the trajectory of ERM followed by {words} heads towards the oracle", "<", 0.0))
+    return Findings(findings)
 
 
 def svcca_findings(frame: pd.DataFrame) -> Findings:

@@ -62,8 +62,10 @@ def path_figure(frame: pd.DataFrame, panels: list[str], columns: int = 2) -> tup
         drawn.append(curve.assign(sequence=sequence, architecture=architecture))
     for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
-    axes.flat[0].legend(fontsize=7)
     fig.tight_layout()
+    handles, labels = axes.flat[0].get_legend_handles_labels()  # below the panels, where it hides no path:
+    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0),  # a column per BatchNorm reading
+               ncol=paths["batchnorm"].nunique(), fontsize=7, frameon=False)
     return fig, pd.concat(drawn, ignore_index=True)
 
 

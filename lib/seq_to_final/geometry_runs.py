@@ -3,46 +3,62 @@ drawn sequence and returns a tidy frame (`geometry.FRAME_COLUMNS`); `lib.seq_to_
 and reads them.
 
 - Trajectories (`TRAJECTORIES`): a method's model at each step it produces, through the methods'
-  own building blocks (`lib.seq_to_final.methods`): FT = the ERM model on the historical steps (the
-  initialisation at the final step, step T − 1) and its fine-tuned model (step T); SFT (no learning-rate
+  own building blocks (`lib.seq_to_final.methods`): FT, LP-FT and ST-1 = the ERM model on the historical
+  steps (the initialisation at the final step, step T − 1, trained once per run and shared) and its
+  fine-tuned (LP-FT: probed, then fine-tuned; ST-1: side-tuned) model (step T); SFT (no learning-rate
   decay) = the source model and every step's fine-tuned model, selected on each step's validation split
   as `methods.sequential("none")` does; JM = the joint model's step models w_0 … w_T.
 - `path_run` (Figs 1, 10-15): the final step's test accuracy along (1 − s)·w_{T−1} + s·w_T of each
-  method's last two models (`interpolation_paths.interpolation_path`); with `geometry=True` also the
-  weight projections (Fig. 16) and the SVCCA similarity to the oracle (Fig. 17) of every model of the
-  trajectories and of the reference models (ERM on the historical steps, the baseline), on the final
-  step's test inputs.
+  method's last two models (`interpolation_paths.interpolation_path`; ST-1: the stem and head from the
+  ERM model's to the side-tuned ones, the side modules' outputs scaled by s); with `geometry=True` also
+  the weight projections (Fig. 16) and the SVCCA similarity to the oracle (Fig. 17) of every model of the
+  trajectories but ST-1's (its side modules have no place in the base model's weights, as the paper says)
+  and of the reference models (ERM on the historical steps, the baseline), on the final step's test inputs.
 - `regularisation_run` (Fig. 9): the joint model's final-step validation accuracy at each adjacent
   weight λ_adj, beside ERM on the final step and ERM on all steps.
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Callable, Sequence
+from functools import cache
 
 import pandas as pd
 import torch
 from torch import nn
 
 from .interpolation_paths import BatchNormReading, interpolation_path
-from .methods import (Context, JointModel, Settings, _fine_tune, _select_erm, all_steps, final_only, joint_model,
-                      pretrain, to_tensors)
+from .methods import (Context, JointModel, Settings, SideTunedNet, _fine_tune, _select_erm, all_steps, final_only,
+                      joint_model, lp_ft_from, pretrain, side_tune_from, to_tensors)
 from .model_geometry import (EntireModel, ProjectionReading, layer_activations, svcca_to_reference,
                              weight_projections)
 from .sequence import SequenceSpec, build
 
 Trajectory = list[tuple[int, nn.Module]]  # (step, model) in step order; the last two make the path
+Historical = Callable[[], nn.Module]  # the run's ERM model on the historical steps, trained at the first call
 
 
-def ft_trajectory(ctx: Context) -> Trajectory:
+def ft_trajectory(ctx: Context, historical: Historical) -> Trajectory:
     """ERM on the historical steps (step T − 1), then fine-tuned on the final step (step T)."""
-    historical = pretrain(ctx, "ERM").model
     final = ctx.data.final_index
-    return [(final - 1, historical), (final, _fine_tune(ctx, historical, final).model)]
+    return [(final - 1, historical()), (final, _fine_tune(ctx, historical(), final).model)]
 
 
-def sft_trajectory(ctx: Context) -> Trajectory:
+def lp_ft_trajectory(ctx: Context, historical: Historical) -> Trajectory:
+    """ERM on the historical steps, then LP-FT's two stages on the final step."""
+    final = ctx.data.final_index
+    return [(final - 1, historical()), (final, lp_ft_from(ctx, copy.deepcopy(historical())).model)]
+
+
+def st_trajectory(ctx: Context, historical: Historical) -> Trajectory:
+    """ERM on the historical steps, then ST-1's side modules (and new stem and head) on the final step."""
+    final = ctx.data.final_index
+    return [(final - 1, historical()), (final, side_tune_from(ctx, copy.deepcopy(historical()), "layer").model)]
+
+
+def sft_trajectory(ctx: Context, historical: Historical) -> Trajectory:
     """ERM on the source, then fine-tuning at every step from the previous step's model (no decay)."""
     models = [(0, _select_erm(ctx, ctx.new_model(), ctx.data.train[0], ctx.data.valid[0]).model)]
     for step in range(1, ctx.data.final_index + 1):
@@ -50,14 +66,14 @@ def sft_trajectory(ctx: Context) -> Trajectory:
     return models
 
 
-def jm_trajectory(ctx: Context) -> Trajectory:
+def jm_trajectory(ctx: Context, historical: Historical) -> Trajectory:
     """The joint model's step models (λ_adj over the settings' grid, selected on the final validation)."""
     joint: JointModel = joint_model(ctx).model
     return list(enumerate(joint.models))
 
 
-TRAJECTORIES: dict[str, Callable[[Context], Trajectory]] = {"FT": ft_trajectory, "SFT": sft_trajectory,
-                                                             "JM": jm_trajectory}
+TRAJECTORIES: dict[str, Callable[[Context, Historical], Trajectory]] = {
+    "FT": ft_trajectory, "SFT": sft_trajectory, "JM": jm_trajectory, "LP-FT": lp_ft_trajectory, "ST-1": st_trajectory}
 
 
 def _context(spec: SequenceSpec, architecture: str, settings: Settings, seed: int) -> Context:
@@ -67,10 +83,15 @@ def _context(spec: SequenceSpec, architecture: str, settings: Settings, seed: in
 
 def path_rows(method: str, trajectory: Trajectory, ctx: Context, alphas: Sequence[float],
               batchnorm: BatchNormReading) -> pd.DataFrame:
-    """The interpolation path between the trajectory's last two models, on the final test split."""
+    """The interpolation path between the trajectory's last two models, on the final test split (a side-tuned
+    end model: from the start model's stem and head and its own sides, which the path scales by s)."""
     (_, start), (_, end) = trajectory[-2:]
     statistics = ctx.data.train[ctx.data.final_index]
-    path = interpolation_path(end, start.state_dict(), end.state_dict(), ctx.data.test, alphas, batchnorm, statistics)
+    start_state = start.state_dict()
+    if isinstance(end, SideTunedNet):
+        start_state = {**end.state_dict(), **{name: value for name, value in start_state.items()
+                                              if name.startswith(("stem.", "head."))}}
+    path = interpolation_path(end, start_state, end.state_dict(), ctx.data.test, alphas, batchnorm, statistics)
     return path.assign(analysis="path", method=method, step=ctx.data.final_index)
 
 
@@ -98,17 +119,18 @@ def path_run(spec: SequenceSpec, architecture: str, methods: Sequence[str], sett
     """Interpolation paths of `methods` under each BatchNorm reading of `batchnorms` (and, with `geometry`,
     projections and SVCCA) on one sequence."""
     ctx = _context(spec, architecture, settings, seed)
-    trajectories = {method: TRAJECTORIES[method](ctx) for method in methods}
+    historical = cache(lambda: pretrain(ctx, "ERM").model)
+    trajectories = {method: TRAJECTORIES[method](ctx, historical) for method in methods}
     frames = [path_rows(method, trajectory, ctx, alphas, batchnorm) for batchnorm in batchnorms
               for method, trajectory in trajectories.items()]
     if geometry:
         final = ctx.data.final_index
-        historical = trajectories["FT"][0][1] if "FT" in trajectories else pretrain(ctx, "ERM").model
         baseline = final_only(ctx).model
         oracle = final_only(_context(spec.oracle(), architecture, settings, seed)).model
-        references = {"ERM historical": [(final - 1, historical)], "Baseline": [(final, baseline)],
+        references = {"ERM historical": [(final - 1, historical())], "Baseline": [(final, baseline)],
                       "Oracle": [(final, oracle)]}
-        frames.append(geometry_rows({**references, **trajectories}, oracle, historical, baseline, ctx.data.test[0],
+        projected = {m: t for m, t in trajectories.items() if not isinstance(t[-1][1], SideTunedNet)}
+        frames.append(geometry_rows({**references, **projected}, oracle, historical(), baseline, ctx.data.test[0],
                                     reading, entire))
     return pd.concat(frames, ignore_index=True)
 

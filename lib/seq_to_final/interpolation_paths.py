@@ -14,8 +14,9 @@ and s = 1 (the end model itself): `PAPER_ALPHAS`. What happens to BatchNorm is a
   on `statistics_data` (a cumulative average over one pass in training mode, no dropout, no gradient),
   at every s, the endpoints included: the statistics then fit the interpolated weights.
 
-Side-tuned models (the paper interpolates only the side modules, from zero) are paths from a start state
-whose side-module weights are zero, which the caller builds.
+Side-tuned models (`methods.SideTunedNet`): as in the official code, the side modules' outputs are scaled by s
+(`SideTunedNet.side_scale`), at s = 0 the start model without its sides; the caller's start state holds the
+sides' final weights, so that only the scale moves them.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import torch
 from torch import nn
 
 from ..train.loop import tensor_batches
-from .methods import Data, accuracy, interpolated_state
+from .methods import Data, SideTunedNet, accuracy, interpolated_state
 
 BatchNormReading = Literal["code", "interpolated", "recomputed"]
 STATE_READINGS = {"code": "code", "interpolated": "all", "recomputed": "all"}
@@ -64,6 +65,8 @@ def interpolated_model(model: nn.Module, start: Mapping[str, torch.Tensor], end:
         raise ValueError("batchnorm='recomputed' needs statistics_data (e.g. the step's training split)")
     result = copy.deepcopy(model)
     result.load_state_dict(interpolated_state(model, dict(start), dict(end), s, STATE_READINGS[batchnorm]))
+    if isinstance(result, SideTunedNet):
+        result.side_scale = float(s)
     if batchnorm == "recomputed":
         recompute_batchnorm_statistics(result, statistics_data, batch_size)
     return result.eval()

@@ -434,13 +434,16 @@ def one_layer_side(block: nn.Module, sample: torch.Tensor) -> nn.Module:
 
 class SideTunedNet(nn.Module):
     """A `SeqToFinalNet`'s stem, blocks and head plus side modules added step by step: at step t a block's
-    output is B(x) + Σ_{j ≤ t} S_j(x) (and, where a step has them, likewise for the stem and head)."""
+    output is B(x) + Σ_{j ≤ t} S_j(x) (and, where a step has them, likewise for the stem and head). `side_scale`
+    multiplies every side module's output: 1 in training and evaluation; s along an interpolation path (the
+    official code scales the side modules by s, `interpolation_paths`)."""
 
     def __init__(self, base: SeqToFinalNet, image_size: int) -> None:
         super().__init__()
         self.stem, self.blocks, self.head = base.stem, base.blocks, base.head
         self.image_size = image_size
         self.sides = nn.ModuleList()
+        self.side_scale = 1.0
         # Block-sized sides are fresh copies of these, taken now: a copy of a block after `freeze` would keep
         # its frozen parameters and BatchNorm hooks (a plain list, so not part of the model's parameters).
         self.block_templates = [copy.deepcopy(b) for b in base.blocks]
@@ -477,20 +480,21 @@ class SideTunedNet(nn.Module):
     def forward(self, x: torch.Tensor, dropout: float = 0.0, step: int | None = None) -> torch.Tensor:
         sides = list(self.sides) if step is None else list(self.sides)[:step]
         dropping = self.training and dropout > 0
+        scale = self.side_scale
         out = self.stem(x)
         for side in sides:
-            out = out + side["stem"](x) if "stem" in side else out
+            out = out + scale * side["stem"](x) if "stem" in side else out
         for index, block in enumerate(self.blocks):
             if dropping:
                 out = F.dropout(out, dropout)
             inputs, out = out, block(out)
             for side in sides:
-                out = out + side["blocks"][index](inputs)
+                out = out + scale * side["blocks"][index](inputs)
         if dropping:
             out = F.dropout(out, dropout)
         logits = self.head(out)
         for side in sides:
-            logits = logits + side["head"](out) if "head" in side else logits
+            logits = logits + scale * side["head"](out) if "head" in side else logits
         return logits
 
 
@@ -613,7 +617,11 @@ def lp_ft_stages_of(model: SeqToFinalNet) -> tuple:
 
 def lp_ft(ctx: Context) -> Fitted:
     """LP-FT: ERM on the history, a full grid on the head alone, then a full grid on all layers."""
-    model = pretrain(ctx, "ERM").model
+    return lp_ft_from(ctx, pretrain(ctx, "ERM").model)
+
+
+def lp_ft_from(ctx: Context, model: nn.Module) -> Fitted:
+    """LP-FT's two stages on the final step from `model` (changed in place: pass a copy to keep it)."""
     probe, full = lp_ft_stages_of(model)
     probe.apply(model)
     probed = _fine_tune(ctx, model, ctx.data.final_index)
@@ -645,9 +653,13 @@ def _side_step(ctx: Context, model: SideTunedNet, kind: str, step: int) -> Fitte
 def side_tune(kind: str) -> Callable[[Context], Fitted]:
     """ST-1 / ST-B: ERM on the history, then side modules at the final step."""
     def run(ctx: Context) -> Fitted:
-        model = SideTunedNet(pretrain(ctx, "ERM").model, ctx.image_size)
-        return _side_step(ctx, model, kind, ctx.data.final_index)
+        return side_tune_from(ctx, pretrain(ctx, "ERM").model, kind)
     return run
+
+
+def side_tune_from(ctx: Context, model: nn.Module, kind: str) -> Fitted:
+    """ST-1 / ST-B's final step on `model` (whose modules it freezes and shares: pass a copy to keep it)."""
+    return _side_step(ctx, SideTunedNet(model, ctx.image_size), kind, ctx.data.final_index)
 
 
 # Learning-rate schedules of SFT: name -> (settings, T) -> the lr sequences of steps 1..T to choose from.

@@ -64,9 +64,11 @@ pd.set_option("display.width", 200)
 # **Differences from the paper's figure.**
 # - Architecture: Conv-1 on 8 px digits for the paper's Conv-4 / Dense-4 / Res-4 on CIFAR-10; one panel per
 #   sequence, where the paper has three architectures on CLR and one on RCL.
-# - Methods: FT, SFT and JM only (`path_methods`); the paper also draws LP-FT, ST-1/ST-B, I-FT, D-FT, the
-#   other SFT schedules, EWC, SST and JST, so "smooth sigmoid for best-performing methods" (on RCL the best
-#   is LP-FT, Table 9), the joint model *variants* (JST) and side-tuning's smooth path are not tested.
+# - Methods: FT, LP-FT, ST-1, SFT and JM (`path_methods`; ST-1's path moves the stem and head from the ERM
+#   model's to the side-tuned ones and scales the side modules' outputs by s, as the official code does); the
+#   paper also draws I-FT, D-FT, the other SFT schedules, EWC, SST and JST (ST-B is ST-1 on ConvNets), so the
+#   joint model *variants* (JST) are not tested, nor the "smooth sigmoid shape for best-performing methods",
+#   which names no method and no measure; side-tuning's smooth path is judged under Figures 10, 11 and 14.
 # - The paths are a separate, larger run than the tables' study (300/200/300/200 images per step, up to
 #   8 epochs, 3 seeds, 150 test images), so an endpoint here need not equal the tables' accuracy.
 # - BatchNorm: under the official code's treatment (solid) every method can jump at s = 1, partly or wholly

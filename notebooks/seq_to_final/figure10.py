@@ -63,7 +63,10 @@ profile_table(runs, panels)
 # The joint model's "good initialization followed by steady increase" on a sequence whose final step is a
 # label flip (Sec. 4.1), in Figure 1's three parts (|end − start| < .05, dip < .02, last step less than half
 # the rise: our readings of the words), on this figure's architectures, with a 95 % t-interval over the seeds
-# and judged by that interval. Figure 1 judges the same statement on Conv-1.
+# and judged by that interval. Figure 1 judges the same statement on Conv-1. Then
+# ERM then side-tuning (ST-1), whose path the text says "in general" increases smoothly (App. G.1), read as:
+# its end above its start (the text allows sharp drops and jumps near either end, so smoothness itself is
+# not judged).
 
 # %%
 print(path_findings(runs, "figure10", panels))
@@ -71,5 +74,5 @@ print(path_findings(runs, "figure10", panels))
 # %% [markdown]
 # ## 3. What a toy can and cannot test
 # - As for Figure 1: a miniature shows whether the same kinds of shapes appear, not the paper's curves.
-# - Side-tuned models are not in our runs (their paths interpolate the side modules from zero); the
-#   side-tuning statement is not tested. At mini Conv-2 stands in for the paper's larger architectures.
+# - Side-tuning is ST-1 with a one-layer side module per block (on ConvNets the same as ST-B), whose path scales
+#   the side modules' outputs by s. At mini Conv-2 stands in for the paper's larger architectures.

@@ -62,7 +62,11 @@ profile_table(runs, panels)
 # ## 2. Findings
 # The joint model's "good initialization followed by steady increase" (Sec. 4.1), in Figure 1's three
 # parts (|end − start| < .05, dip < .02, last step less than half the rise: our readings of the words), on
-# every panel, with a 95 % t-interval over the seeds and judged by that interval.
+# every panel, with a 95 % t-interval over the seeds and judged by that interval. Then, for "ERM followed by
+# side-tuning ... preserved",
+# ERM then side-tuning (ST-1), whose path the text says "in general" increases smoothly (App. G.1), read as:
+# its end above its start (the text allows sharp drops and jumps near either end, so smoothness itself is
+# not judged).
 
 # %%
 print(path_findings(runs, "figure14", panels))

@@ -45,8 +45,8 @@ pd.set_option("display.width", 200)
 # for every panel, from the lowest coordinate (rounded down to .1) to the oracle's (1, 1).
 #
 # **Differences from the paper's figure.** Conv-1 on 8 px digits (CLR) for the paper's Conv-4 on CIFAR-10
-# (the paper's "second block" is our only block); 150 test images for the paper's 5,000; FT, SFT and JM
-# only; the mean of three seeds, where the paper draws one run.
+# (the paper's "second block" is our only block); 150 test images for the paper's 5,000; FT, LP-FT, SFT
+# and JM (no side-tuned models); the mean of three seeds, where the paper draws one run.
 
 # %%
 runs = read_runs(geometry_params, results_dir)

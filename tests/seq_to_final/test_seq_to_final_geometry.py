@@ -39,7 +39,7 @@ def test_full_tier_is_the_papers_grid():
     ({"batchnorms": ["some"]}, "unknown batchnorm reading"),
     ({"batchnorms": ["code", "code"]}, "batchnorms must name at least one reading, each once"),
     ({"geometry_architecture": "Conv-9"}, "unknown architecture"),
-    ({"path_methods": ["FT", "LP-FT"]}, "unknown path method"),
+    ({"path_methods": ["FT", "I-FT"]}, "unknown path method"),
     ({"regularisation_sequence": "XYZ"}, "unknown sequence"),
     ({"protocol": {"learning_rate": 0.1}}, "unknown protocol key"),
     ({"path_points": 1}, "path_points must be at least 2"),
@@ -82,18 +82,24 @@ def tiny():
 
 
 def test_path_endpoints_are_the_two_models_accuracies(tiny):
+    from functools import cache
+
     from lib.seq_to_final import geometry_runs
-    from lib.seq_to_final.methods import accuracy
+    from lib.seq_to_final.methods import SideTunedNet, accuracy, pretrain
 
     settings, protocol = tiny
     ctx = geometry_runs._context(settings.spec("CLR"), "Conv-1", protocol, seed=0)
-    for method in ("FT", "JM"):
-        trajectory = geometry_runs.TRAJECTORIES[method](ctx)
+    historical = cache(lambda: pretrain(ctx, "ERM").model)
+    for method in ("FT", "JM", "LP-FT", "ST-1"):
+        trajectory = geometry_runs.TRAJECTORIES[method](ctx, historical)
         (_, start), (_, end) = trajectory[-2:]
         path = geometry_runs.path_rows(method, trajectory, ctx, [0.0, 0.5, 1.0], "code")
-        assert path["accuracy"].iloc[0] == accuracy(start, ctx.data.test)
-        assert path["accuracy"].iloc[-1] == accuracy(end, ctx.data.test)
+        assert path["accuracy"].iloc[0] == accuracy(start, ctx.data.test), method
+        assert path["accuracy"].iloc[-1] == accuracy(end, ctx.data.test), method
         assert [step for step, _ in trajectory][-2:] == [ctx.data.final_index - 1, ctx.data.final_index]
+        if method != "JM":  # the ERM model on the history, trained once and left as it was
+            assert start is historical() and not isinstance(start, SideTunedNet)
+    assert isinstance(end, SideTunedNet) and end.side_scale == 1.0  # ST-1: s = 0 was the ERM model, without sides
 
 
 def test_a_tiny_geometry_run_has_every_analysis_and_column(tiny):
@@ -102,20 +108,20 @@ def test_a_tiny_geometry_run_has_every_analysis_and_column(tiny):
     settings, _ = tiny
     labels = {"sequence": "CLR", "architecture": "Conv-1", "seed": 0}
     frame = _compute("path_run", settings.spec("CLR"), settings.protocol, labels, architecture="Conv-1", seed=0,
-                     methods=["FT", "SFT", "JM"], alphas=[0.0, 0.5, 1.0], batchnorms=["code", "recomputed"],
+                     methods=list(TRAJECTORY_METHODS), alphas=[0.0, 0.5, 1.0], batchnorms=["code", "recomputed"],
                      geometry=True)
     assert list(frame.columns) == list(FRAME_COLUMNS)
     assert set(frame["analysis"]) == {"path", "projection", "svcca"}
     paths = frame[frame["analysis"] == "path"]
-    assert len(paths) == 2 * 3 * 3 and paths["accuracy"].between(0, 1).all()
+    assert len(paths) == 2 * 5 * 3 and paths["accuracy"].between(0, 1).all()
     assert list(dict.fromkeys(paths["batchnorm"])) == ["code", "recomputed"]  # the settings' order
     judged = judged_paths(frame)
-    assert set(judged["batchnorm"]) == {"code"} and len(judged) == 3 * 3
+    assert set(judged["batchnorm"]) == {"code"} and len(judged) == 5 * 3
     layers = {"stem", "blocks.0", "head", "entire model"}
-    for analysis in ("projection", "svcca"):
+    for analysis in ("projection", "svcca"):  # ST-1's side modules have no place in the base model's weights
         rows = frame[frame["analysis"] == analysis]
         assert set(rows["layer"]) == layers and rows[["x", "y"]].notna().all().all()
-        assert {"Oracle", "Baseline", "ERM historical", "FT", "SFT", "JM"} == set(rows["method"])
+        assert {"Oracle", "Baseline", "ERM historical", "FT", "SFT", "JM", "LP-FT"} == set(rows["method"])
     oracle = frame[(frame["analysis"] == "projection") & (frame["method"] == "Oracle")]
     assert np.allclose(oracle[["x", "y"]].to_numpy(), 0.0)  # the origin is the oracle
     similarity = frame[(frame["analysis"] == "svcca") & (frame["method"] == "Oracle")]

@@ -92,3 +92,29 @@ def test_the_first_batchnorm_reading_is_judged_and_drawn_solid_the_others_dashed
     fig, _ = path_figure(frame, ["TTT Conv-1"])
     styles = {line.get_label(): line.get_linestyle() for line in fig.axes[0].get_lines()}
     assert styles == {"FT": "-", "FT, BatchNorm recomputed": "--"}
+    legend = fig.legends[0]  # one legend, below the panels, so that it covers no path
+    assert [t.get_text() for t in legend.get_texts()] == ["FT", "FT, BatchNorm recomputed"] and not fig.axes[0].get_legend()
+
+
+def test_side_tuning_and_lp_ft_are_judged_where_the_text_speaks_of_them():
+    rising_side = {("ST-1", s): [0.3, 0.2, 0.4, 0.5, 0.8 + 0.01 * s] for s in range(3)}  # a dip, then up: ends higher
+    findings = {f.quantity.split(",")[0]: f for f in path_findings(_paths(rising_side, "RCL"), "figure10", ["RCL Conv-1"])}
+    assert findings["ST-1 rise"].verdict == "supported" and findings["ST-1 rise"].estimate == pytest.approx(0.51)
+    flat_lp_ft = {("LP-FT", s): [0.7, 0.7, 0.71, 0.7, 0.7 - 0.01 * s] for s in range(3)}
+    findings = {f.quantity.split(",")[0]: f
+                for f in path_findings(_paths(flat_lp_ft, "portraits"), "figure15", ["portraits Conv-1"])}
+    assert findings["LP-FT max_change"].verdict == "supported"
+    assert np.isnan(findings["JM dip"].estimate)  # a method the run lacks: no value, not a verdict
+
+
+def test_projection_findings_judge_ft_and_lp_ft_each():
+    from lib.seq_to_final.geometry import projection_findings
+
+    def rows(method: str, before: float, after: float) -> list[dict]:
+        return [{"analysis": "projection", "layer": "entire model", "method": method, "seed": seed, "step": step,
+                 "x": distance + 0.01 * seed, "y": 0.0} for seed in range(3) for step, distance in ((2, before), (3, after))]
+
+    findings = {f.quantity.split(":")[0]: f for f in projection_findings(pd.DataFrame(rows("FT", 2.0, 0.5)
+                                                                                      + rows("LP-FT", 1.0, 1.5)))}
+    assert findings["FT"].verdict == "supported" and findings["LP-FT"].verdict == "contradicted"
+    assert [f.quantity.split(":")[0] for f in projection_findings(pd.DataFrame(rows("FT", 2.0, 0.5)))] == ["FT"]
