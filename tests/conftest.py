@@ -4,8 +4,11 @@ is ever needed)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import nbval.kernel
 import numpy as np
 import torch
 import pytest
@@ -17,6 +20,24 @@ from lib.threads import kernel_environment, run_threads
 # computes on the pinned thread count, as the notebook runner does.
 os.environ.update(kernel_environment())
 torch.set_num_threads(run_threads())
+
+
+def kernel_start_with_retries(start: Callable[..., Any], attempts: int = 3) -> Callable[..., Any]:
+    """`start` (nbval's `start_new_kernel`) tried up to `attempts` times. Kernels started at once by the
+    test processes pick their TCP ports independently, and one that loses a port to another dies before
+    replying ("Kernel died before replying to kernel_info", seen once in a fresh-clone `make test`): a
+    new start picks new ports. A kernel that cannot start at all still fails, on the last attempt."""
+    def retried(*args: Any, **kwargs: Any) -> Any:
+        for attempt in range(1, attempts + 1):
+            try:
+                return start(*args, **kwargs)
+            except RuntimeError:
+                if attempt == attempts:
+                    raise
+    return retried
+
+
+nbval.kernel.start_new_kernel = kernel_start_with_retries(nbval.kernel.start_new_kernel)
 
 
 def write_images(folder: Path, count: int, seed: int = 0, suffix: str = ".png") -> None:
