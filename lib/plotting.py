@@ -110,9 +110,13 @@ def paper_and_ours_heatmaps(frame: pd.DataFrame, index: str, columns: str, *, ce
     else:
         extent = np.abs(values - center).max() if len(values) else 1.0
         vmin, vmax = center - extent, center + extent
-    annots = [_with_errors(part, m, index, columns, fmt) if errors
-              else _with_note(matrix(noted[noted["source"] == source], index, columns), m, fmt) if note is not None
-              else None for part, m, source in zip((paper, ours), matrices, ("paper", "ours"))]
+    if errors:
+        annots = [_with_errors(part, m, index, columns, fmt) for part, m in zip((paper, ours), matrices)]
+    elif note is not None:
+        annots = [_with_note(matrix(noted[noted["source"] == source], index, columns), m, fmt)
+                  for source, m in zip(("paper", "ours"), matrices)]
+    else:
+        annots = [None, None]
     if stacked:
         return _stacked_heatmaps(matrices, annots, titles, center=center, fmt=fmt, vmin=vmin, vmax=vmax, label=label)
     widths = [(max(m.shape[1], 1) + 1.5) * (1.6 if errors else 1.0) for m in matrices]

@@ -1,5 +1,5 @@
-"""Shared set-up: the pinned thread count, and generated fake image-folder trees (no real dataset
-is ever needed)."""
+"""Shared set-up: the pinned thread count, nbval's kernel start retried, and generated fake image-folder
+trees (no real dataset is ever needed)."""
 
 from __future__ import annotations
 
