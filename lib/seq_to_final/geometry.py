@@ -39,7 +39,7 @@ from .tables import ARCHITECTURES, PAPER
 if TYPE_CHECKING:
     from .sequence import DecadeSpec
 
-TRAJECTORY_METHODS = ("FT", "SFT", "JM", "LP-FT", "ST-1")  # `geometry_runs.TRAJECTORIES`
+TRAJECTORY_METHODS = ("FT", "SFT", "JM", "LP-FT", "ST-1", "JST-1")  # `geometry_runs.TRAJECTORIES`
 BATCHNORM_READINGS = ("code", "interpolated", "recomputed")  # `interpolation_paths.STATE_READINGS`
 PROJECTION_READINGS = ("code", "length")
 ENTIRE_READINGS = ("layer_mean", "concatenated")

@@ -7,12 +7,14 @@ and reads them.
   steps (the initialisation at the final step, step T − 1, trained once per run and shared) and its
   fine-tuned (LP-FT: probed, then fine-tuned; ST-1: side-tuned) model (step T); SFT (no learning-rate
   decay) = the source model and every step's fine-tuned model, selected on each step's validation split
-  as `methods.sequential("none")` does; JM = the joint model's step models w_0 … w_T.
+  as `methods.sequential("none")` does; JM = the joint model's step models w_0 … w_T; JST-1 = the joint model
+  with 1-layer side modules, at step T − 1 the same model without step T's side modules.
 - `path_run` (Figs 1, 10-15): the final step's test accuracy along (1 − s)·w_{T−1} + s·w_T of each
   method's last two models (`interpolation_paths.interpolation_path`; ST-1: the stem and head from the
-  ERM model's to the side-tuned ones, the side modules' outputs scaled by s); with `geometry=True` also
+  ERM model's to the side-tuned ones, the side modules' outputs scaled by s; JST-1: step T's side modules'
+  outputs scaled by s); with `geometry=True` also
   the weight projections (Fig. 16) and the SVCCA similarity to the oracle (Fig. 17) of every model of the
-  trajectories but ST-1's (its side modules have no place in the base model's weights, as the paper says)
+  trajectories but ST-1's and JST-1's (side modules have no place in the base model's weights, as the paper says)
   and of the reference models (ERM on the historical steps, the baseline), on the final step's test inputs.
 - `regularisation_run` (Fig. 9): the joint model's final-step validation accuracy at each adjacent
   weight λ_adj, beside ERM on the final step and ERM on all steps.
@@ -31,7 +33,7 @@ from torch import nn
 
 from .interpolation_paths import BatchNormReading, interpolation_path
 from .methods import (Context, JointModel, Settings, SideTunedNet, _fine_tune, _select_erm, all_steps, final_only,
-                      joint_model, lp_ft_from, pretrain, side_tune_from, to_tensors)
+                      joint_model, joint_side_tune, lp_ft_from, pretrain, side_tune_from, to_tensors)
 from .model_geometry import (EntireModel, ProjectionReading, layer_activations, svcca_to_reference,
                              weight_projections)
 from .sequence import SequenceSpec, build
@@ -72,8 +74,17 @@ def jm_trajectory(ctx: Context, historical: Historical) -> Trajectory:
     return list(enumerate(joint.models))
 
 
+def jst_trajectory(ctx: Context, historical: Historical) -> Trajectory:
+    """The joint model with 1-layer side modules: step T − 1's model is the same model without step T's sides
+    (its path scales them by s, `SideTunedNet.side_scale`)."""
+    final = ctx.data.final_index
+    joint: SideTunedNet = joint_side_tune("layer")(ctx).model
+    return [(final - 1, joint), (final, joint)]
+
+
 TRAJECTORIES: dict[str, Callable[[Context, Historical], Trajectory]] = {
-    "FT": ft_trajectory, "SFT": sft_trajectory, "JM": jm_trajectory, "LP-FT": lp_ft_trajectory, "ST-1": st_trajectory}
+    "FT": ft_trajectory, "SFT": sft_trajectory, "JM": jm_trajectory, "LP-FT": lp_ft_trajectory, "ST-1": st_trajectory,
+    "JST-1": jst_trajectory}
 
 
 def _context(spec: SequenceSpec, architecture: str, settings: Settings, seed: int) -> Context:

@@ -14,9 +14,9 @@ and s = 1 (the end model itself): `PAPER_ALPHAS`. What happens to BatchNorm is a
   on `statistics_data` (a cumulative average over one pass in training mode, no dropout, no gradient),
   at every s, the endpoints included: the statistics then fit the interpolated weights.
 
-Side-tuned models (`methods.SideTunedNet`): as in the official code, the side modules' outputs are scaled by s
-(`SideTunedNet.side_scale`), at s = 0 the start model without its sides; the caller's start state holds the
-sides' final weights, so that only the scale moves them.
+Side-tuned models (`methods.SideTunedNet`): as in the official code, the newest step's side modules' outputs are
+scaled by s (`SideTunedNet.side_scale`), at s = 0 the start model without them; the caller's start state holds
+the sides' final weights, so that only the scale moves them.
 """
 
 from __future__ import annotations

@@ -435,8 +435,8 @@ def one_layer_side(block: nn.Module, sample: torch.Tensor) -> nn.Module:
 class SideTunedNet(nn.Module):
     """A `SeqToFinalNet`'s stem, blocks and head plus side modules added step by step: at step t a block's
     output is B(x) + Σ_{j ≤ t} S_j(x) (and, where a step has them, likewise for the stem and head). `side_scale`
-    multiplies every side module's output: 1 in training and evaluation; s along an interpolation path (the
-    official code scales the side modules by s, `interpolation_paths`)."""
+    multiplies the newest step's side modules' outputs: 1 in training and evaluation; s along the interpolation
+    path from step t − 1 to step t (the official code scales step t's side modules by s, `interpolation_paths`)."""
 
     def __init__(self, base: SeqToFinalNet, image_size: int) -> None:
         super().__init__()
@@ -478,22 +478,22 @@ class SideTunedNet(nn.Module):
         return sides
 
     def forward(self, x: torch.Tensor, dropout: float = 0.0, step: int | None = None) -> torch.Tensor:
-        sides = list(self.sides) if step is None else list(self.sides)[:step]
+        sides = list(self.sides)[:step]
+        scaled = list(zip(sides, [1.0] * (len(sides) - 1) + [self.side_scale]))  # the newest sides by side_scale
         dropping = self.training and dropout > 0
-        scale = self.side_scale
         out = self.stem(x)
-        for side in sides:
+        for side, scale in scaled:
             out = out + scale * side["stem"](x) if "stem" in side else out
         for index, block in enumerate(self.blocks):
             if dropping:
                 out = F.dropout(out, dropout)
             inputs, out = out, block(out)
-            for side in sides:
+            for side, scale in scaled:
                 out = out + scale * side["blocks"][index](inputs)
         if dropping:
             out = F.dropout(out, dropout)
         logits = self.head(out)
-        for side in sides:
+        for side, scale in scaled:
             logits = logits + scale * side["head"](out) if "head" in side else logits
         return logits
 

@@ -66,15 +66,16 @@ class PathClaim:
 
 
 GOOD_THEN_STEADY = "Good initialization followed by steady increase for joint model variants (Sec. 4.1)"
-JOINT_CLAIMS = (
-    PathClaim("JM", "|rise|", "<", GOOD_START,
-              GOOD_THEN_STEADY + ": good initialization, the start within .05 of the end"),
-    PathClaim("JM", "dip", "<", STEADY_DIP, GOOD_THEN_STEADY + ": increase, the path never falls .02 below its start"),
-    PathClaim("JM", "jump_share", "<", MINORITY, GOOD_THEN_STEADY + ": steady, the last step less than half the rise"),
-)
+JOINT_VARIANTS = ("JM", "JST-1")  # the joint model and the joint model with 1-layer side modules
+JOINT_CLAIMS = tuple(claim for m in JOINT_VARIANTS for claim in (
+    PathClaim(m, "|rise|", "<", GOOD_START, GOOD_THEN_STEADY + ": good initialization, the start within .05 of the end"),
+    PathClaim(m, "dip", "<", STEADY_DIP, GOOD_THEN_STEADY + ": increase, the path never falls .02 below its start"),
+    PathClaim(m, "jump_share", "<", MINORITY, GOOD_THEN_STEADY + ": steady, the last step less than half the rise"),
+))
 FLAT_TEXT = ("Flat loss from initialization to final for sequences with little shift: flat paths for many methods "
              "(App. G.1), i.e. |acc(s) − acc(0)| below .05 at every s")
-FLAT_CLAIMS = tuple(PathClaim(m, "max_change", "<", FLAT, FLAT_TEXT) for m in ("FT", "LP-FT", "ST-1", "SFT", "JM"))
+FLAT_CLAIMS = tuple(PathClaim(m, "max_change", "<", FLAT, FLAT_TEXT)
+                    for m in ("FT", "LP-FT", "ST-1", "SFT", "JM", "JST-1"))
 SIDE_CLAIM = PathClaim("ST-1", "rise", ">", 0.0,
                        "Side-tuning encourages a smooth linear interpolation path: for almost all sequences and "
                        "architectures ERM then side-tuning gives a path that, in general, increases (App. G.1); read "

@@ -45,12 +45,12 @@ pd.set_option("display.width", 200)
 # start, end, rise, dip, largest change along the path, last jump and its share of the rise, and barrier
 # (defined in Figure 1's notebook), mean and standard deviation over the seeds.
 #
-# **Differences from the paper's figure.** The paper's Fig. 10 draws RCL for the architectures Figure 1
-# leaves out (Conv-4, Dense-4, Res-4). At mini Figure 1 draws Conv-1, so this figure draws Conv-2, the
-# architecture the mini analysis runs add for it (about 7 CPU-s a seed; the Dense and Res networks cost 10-12
-# times Conv-1, beyond the mini budget). At tiny it draws Figure 1's Conv-1 runs again; the full tier draws
-# the paper's three architectures. Figure 1's other differences apply (FT/SFT/JM only, a separate run from
-# the tables', the findings on the code's BatchNorm treatment).
+# **Differences from the paper's figure.** The paper's Fig. 10 draws RCL for the architectures Figure 1 leaves
+# out (Conv-4, Dense-4, Res-4). At mini Figure 1 draws Conv-1, so this figure draws Conv-2, the architecture the
+# mini analysis runs add for it (about 7 CPU-s a seed; the Dense and Res networks cost 10-12 times Conv-1,
+# beyond the mini budget). At tiny it draws Figure 1's Conv-1 runs again; the full tier draws the paper's three
+# architectures. Figure 1's other differences apply (six of the paper's methods, a separate run from the
+# tables', the findings on the code's BatchNorm treatment).
 
 # %%
 runs = read_runs(geometry_params, results_dir)
@@ -60,13 +60,12 @@ profile_table(runs, panels)
 
 # %% [markdown]
 # ## 2. Findings
-# The joint model's "good initialization followed by steady increase" on a sequence whose final step is a
-# label flip (Sec. 4.1), in Figure 1's three parts (|end − start| < .05, dip < .02, last step less than half
-# the rise: our readings of the words), on this figure's architectures, with a 95 % t-interval over the seeds
-# and judged by that interval. Figure 1 judges the same statement on Conv-1. Then
-# ERM then side-tuning (ST-1), whose path the text says "in general" increases smoothly (App. G.1), read as:
-# its end above its start (the text allows sharp drops and jumps near either end, so smoothness itself is
-# not judged).
+# The joint model variants' (JM's and JST-1's) "good initialization followed by steady increase" on a sequence
+# whose final step is a label flip (Sec. 4.1), in Figure 1's three parts (|end − start| < .05, dip < .02, last
+# step less than half the rise: our readings of the words), on this figure's architectures, with a 95 %
+# t-interval over the seeds and judged by that interval. Figure 1 judges the same statement on Conv-1. Then ERM
+# then side-tuning (ST-1), whose path the text says "in general" increases smoothly (App. G.1), read as: its end
+# above its start (the text allows sharp drops and jumps near either end, so smoothness itself is not judged).
 
 # %%
 print(path_findings(runs, "figure10", panels))

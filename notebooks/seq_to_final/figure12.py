@@ -46,9 +46,10 @@ pd.set_option("display.width", 200)
 # (defined in Figure 1's notebook), mean and standard deviation over the seeds, and in how many seeds the
 # path is unchanged along s (w_T = w_(T−1)).
 #
-# **Differences from the paper's figure** (besides Figure 1's: Conv-1 on 8 px digits, FT/SFT/JM only, a
-# separate run from the tables', the findings on the code's BatchNorm treatment, whose last point can jump
-# with the switch of BatchNorm statistics: the dashed lines re-estimate them): the paper draws Conv-4, Dense-4 and Res-4 on TTT; ours Conv-1 alone, on grey digits.
+# **Differences from the paper's figure** (besides Figure 1's: Conv-1 on 8 px digits, six of the paper's
+# methods, a separate run from the tables', the findings on the code's BatchNorm treatment, whose last point can
+# jump with the switch of BatchNorm statistics: the dashed lines re-estimate them): the paper draws Conv-4,
+# Dense-4 and Res-4 on TTT; ours Conv-1 alone, on grey digits.
 
 # %%
 runs = read_runs(geometry_params, results_dir)

@@ -46,11 +46,11 @@ pd.set_option("display.width", 200)
 # (defined in Figure 1's notebook), mean and standard deviation over the seeds, and in how many seeds the
 # path is unchanged along s (w_T = w_(T−1)).
 #
-# **Differences from the paper's figure** (besides Figure 1's: Conv-1 on 8 px digits, FT/SFT/JM only, a
-# separate run from the tables', the findings on the code's BatchNorm treatment, whose last point can jump
-# with the switch of BatchNorm statistics: the dashed lines re-estimate them): the paper draws Conv-4, Dense-4 and Res-4 on the 8-step
-# conditional-rotation sequence at Table 3's sizes; ours Conv-1 alone at 5 % of them, with the code's plain
-# rotations (Table 14's).
+# **Differences from the paper's figure** (besides Figure 1's: Conv-1 on 8 px digits, six of the paper's
+# methods, a separate run from the tables', the findings on the code's BatchNorm treatment, whose last point can
+# jump with the switch of BatchNorm statistics: the dashed lines re-estimate them): the paper draws Conv-4,
+# Dense-4 and Res-4 on the 8-step conditional-rotation sequence at Table 3's sizes; ours Conv-1 alone at 5 % of
+# them, with the code's plain rotations (Table 14's).
 
 # %%
 runs = read_runs(geometry_params, results_dir)
@@ -60,13 +60,12 @@ profile_table(runs, panels)
 
 # %% [markdown]
 # ## 2. Findings
-# The joint model's "good initialization followed by steady increase" (Sec. 4.1), in Figure 1's three
-# parts (|end − start| < .05, dip < .02, last step less than half the rise: our readings of the words), on
-# every panel, with a 95 % t-interval over the seeds and judged by that interval. Then, for "ERM followed by
-# side-tuning ... preserved",
-# ERM then side-tuning (ST-1), whose path the text says "in general" increases smoothly (App. G.1), read as:
-# its end above its start (the text allows sharp drops and jumps near either end, so smoothness itself is
-# not judged).
+# The joint model variants' (JM's and JST-1's) "good initialization followed by steady increase" (Sec. 4.1), in
+# Figure 1's three parts (|end − start| < .05, dip < .02, last step less than half the rise: our readings of the
+# words), on every panel, with a 95 % t-interval over the seeds and judged by that interval. Then, for "ERM
+# followed by side-tuning ... preserved", ERM then side-tuning (ST-1), whose path the text says "in general"
+# increases smoothly (App. G.1), read as: its end above its start (the text allows sharp drops and jumps near
+# either end, so smoothness itself is not judged).
 
 # %%
 print(path_findings(runs, "figure14", panels))

@@ -46,11 +46,11 @@ pd.set_option("display.width", 200)
 # with Table 4's sizes scaled down and the final decade split 40 / 10 / 50. At `full`, the real decades.
 #
 # **What it can and cannot test.** The stand-in is a gradual covariate drift on a binary task with a small
-# final step: it can show whether the paths of FT, LP-FT, ST-1, SFT and the joint model take the shapes the
+# final step: it can show whether the paths of FT, LP-FT, ST-1, SFT and the joint models take the shapes the
 # text describes on such a sequence; it has no real change of faces over time, a different label (face or
 # not) and an easy task, so it cannot say whether real yearbook photographs give these shapes. The text's
 # statements about IRM-FT and DRO-FT concern methods whose paths our analysis runs do not make
-# (`geometry_runs.TRAJECTORIES`: FT, SFT, JM, LP-FT, ST-1).
+# (`geometry_runs.TRAJECTORIES`: FT, SFT, JM, LP-FT, ST-1, JST-1).
 #
 # The paths are made and drawn as in Figure 1 (its notebook says how: each method's last two models,
 # the code's BatchNorm treatment solid, the mean over the seeds with their range as a band, the statistics

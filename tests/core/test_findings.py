@@ -21,7 +21,7 @@ def test_mean_interval_is_the_t_interval_of_the_mean():
 
 def test_one_seed_has_no_interval_and_no_verdict():
     interval = mean_interval([0.4])
-    assert not interval.defined and "one of seeds, no interval" in interval.method
+    assert not interval.defined and "a single value over seeds, no interval" in interval.method
     assert Finding("x", 0.4, interval, "positive").verdict == "not_checkable"
 
 

@@ -8,6 +8,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 import pytest
+import torch
 import yaml
 
 from lib.params import ParamsError
@@ -90,16 +91,25 @@ def test_path_endpoints_are_the_two_models_accuracies(tiny):
     settings, protocol = tiny
     ctx = geometry_runs._context(settings.spec("CLR"), "Conv-1", protocol, seed=0)
     historical = cache(lambda: pretrain(ctx, "ERM").model)
+    final = ctx.data.final_index
     for method in ("FT", "JM", "LP-FT", "ST-1"):
         trajectory = geometry_runs.TRAJECTORIES[method](ctx, historical)
         (_, start), (_, end) = trajectory[-2:]
         path = geometry_runs.path_rows(method, trajectory, ctx, [0.0, 0.5, 1.0], "code")
         assert path["accuracy"].iloc[0] == accuracy(start, ctx.data.test), method
         assert path["accuracy"].iloc[-1] == accuracy(end, ctx.data.test), method
-        assert [step for step, _ in trajectory][-2:] == [ctx.data.final_index - 1, ctx.data.final_index]
+        assert [step for step, _ in trajectory][-2:] == [final - 1, final]
         if method != "JM":  # the ERM model on the history, trained once and left as it was
             assert start is historical() and not isinstance(start, SideTunedNet)
     assert isinstance(end, SideTunedNet) and end.side_scale == 1.0  # ST-1: s = 0 was the ERM model, without sides
+    trajectory = geometry_runs.TRAJECTORIES["JST-1"](ctx, historical)
+    (_, joint), _ = trajectory
+    path = geometry_runs.path_rows("JST-1", trajectory, ctx, [0.0, 1.0], "code")
+    images, labels = ctx.data.test
+    with torch.no_grad():  # s = 0: the joint model at step T - 1, without step T's side modules
+        at_previous = float((joint.eval()(images, step=final - 1).argmax(1) == labels).float().mean())
+    assert path["accuracy"].tolist() == pytest.approx([at_previous, accuracy(joint, ctx.data.test)])
+    assert len(joint.sides) == final and joint.side_scale == 1.0
 
 
 def test_a_tiny_geometry_run_has_every_analysis_and_column(tiny):
@@ -113,12 +123,12 @@ def test_a_tiny_geometry_run_has_every_analysis_and_column(tiny):
     assert list(frame.columns) == list(FRAME_COLUMNS)
     assert set(frame["analysis"]) == {"path", "projection", "svcca"}
     paths = frame[frame["analysis"] == "path"]
-    assert len(paths) == 2 * 5 * 3 and paths["accuracy"].between(0, 1).all()
+    assert len(paths) == 2 * 6 * 3 and paths["accuracy"].between(0, 1).all()
     assert list(dict.fromkeys(paths["batchnorm"])) == ["code", "recomputed"]  # the settings' order
     judged = judged_paths(frame)
-    assert set(judged["batchnorm"]) == {"code"} and len(judged) == 5 * 3
+    assert set(judged["batchnorm"]) == {"code"} and len(judged) == 6 * 3
     layers = {"stem", "blocks.0", "head", "entire model"}
-    for analysis in ("projection", "svcca"):  # ST-1's side modules have no place in the base model's weights
+    for analysis in ("projection", "svcca"):  # side modules have no place in the base model's weights
         rows = frame[frame["analysis"] == analysis]
         assert set(rows["layer"]) == layers and rows[["x", "y"]].notna().all().all()
         assert {"Oracle", "Baseline", "ERM historical", "FT", "SFT", "JM", "LP-FT"} == set(rows["method"])

@@ -257,6 +257,21 @@ def test_side_modules_match_block_shapes_and_step_zero_is_the_base(architecture)
     assert model(x).shape == (2, 10) and not torch.equal(model(x, step=1), expected)
 
 
+def test_side_scale_moves_only_the_newest_steps_side_modules():
+    torch.manual_seed(0)
+    model = SideTunedNet(build("Conv-1", 10), 8)
+    for _ in range(2):
+        model.add_sides("layer", stem_and_head=True)
+    model.eval()
+    x = torch.rand(2, 3, 8, 8) * 255
+    before, after = model(x, step=1), model(x)
+    model.side_scale = 0.0  # the path's start: the model at step 1, the step-2 sides switched off
+    assert torch.allclose(model(x), before)
+    model.side_scale = 0.5  # the step-2 sides' outputs halved (a one-layer side is linear in its scale)
+    middle = model(x)
+    assert not torch.allclose(middle, before) and not torch.allclose(middle, after)
+
+
 def test_side_tuning_freezes_the_pretrained_blocks(data):
     torch.manual_seed(0)
     model = SideTunedNet(build("Res-1", 10), 8)

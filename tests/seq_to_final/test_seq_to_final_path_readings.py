@@ -50,9 +50,11 @@ def test_flat_finding_fails_a_sagging_path_that_ends_where_it_started():
 
 def test_steady_increase_needs_a_small_last_step():
     late = {("JM", s): [0.10, 0.11, 0.12, 0.13 + 0.01 * s, 0.9] for s in range(3)}  # the rise is all at the end
-    findings = path_findings(_paths(late, "RCL"), "figure01", ["RCL Conv-1"])
+    steady = {("JST-1", s): [0.5, 0.6, 0.7, 0.8, 0.9 + 0.01 * s] for s in range(3)}  # a quarter of it at the end
+    findings = path_findings(_paths(late | steady, "RCL"), "figure01", ["RCL Conv-1"])
     verdicts = {f.quantity.split(",")[0]: f.verdict for f in findings}
-    assert verdicts == {"JM |rise|": "contradicted", "JM dip": "supported", "JM jump_share": "contradicted"}
+    assert verdicts == {"JM |rise|": "contradicted", "JM dip": "supported", "JM jump_share": "contradicted",
+                        "JST-1 |rise|": "contradicted", "JST-1 dip": "supported", "JST-1 jump_share": "supported"}
 
 
 def _svcca(points: dict[tuple[str, str], list[tuple[float, float]]]) -> pd.DataFrame:
