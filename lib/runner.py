@@ -22,7 +22,9 @@ import logging
 import multiprocessing
 import os
 import sys
+import tempfile
 import time
+import uuid
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from itertools import chain, zip_longest
 from pathlib import Path
@@ -31,6 +33,7 @@ from typing import Any
 import jupytext
 import nbformat
 import papermill
+from jupyter_client import AsyncKernelManager, KernelManager
 
 from .manifest import Entry, select
 from .params import check_defaults, load_for_notebook, read_params_file
@@ -43,6 +46,25 @@ BUILD_DIR = REPO_ROOT / "build"
 HEARTBEAT_S = 60  # seconds between progress lines while nothing finishes
 KERNEL_NAME = "robustness-companion"  # installed into the environment by `make setup` (the Makefile's KERNEL)
 KERNELSPEC = {"name": KERNEL_NAME, "display_name": "Python (robustness companion)", "language": "python"}
+
+
+class IPCTransport:
+    """Kernel channels over IPC sockets (files named uniquely per kernel in the temporary directory) instead
+    of TCP ports: kernels started at once by parallel processes (the runner's workers, the test processes)
+    cannot race for a port, which with TCP killed one kernel before it replied ("Kernel died before replying
+    to kernel_info")."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        prefix = Path(tempfile.gettempdir()) / f"kernel-{uuid.uuid4().hex[:12]}"  # short: socket paths are capped
+        super().__init__(transport="ipc", ip=str(prefix), **kwargs)
+
+
+class AsyncIPCKernelManager(IPCTransport, AsyncKernelManager):
+    """The kernel manager papermill (nbclient) starts each notebook's kernel with."""
+
+
+class IPCKernelManager(IPCTransport, KernelManager):
+    """The blocking kernel manager, for nbval's kernels (`tests/conftest.py`)."""
 
 
 def executed_path(entry: Entry, tier: str, executed_dir: str | Path | None = None) -> Path:
@@ -193,7 +215,8 @@ def execute(entry: Entry, params: dict[str, Any], output: Path, cell_timeout: in
     started = time.perf_counter()
     try:
         papermill.execute_notebook(str(source), str(output), parameters=params, kernel_name=KERNEL_NAME,
-                                   cwd=str(REPO_ROOT), execution_timeout=cell_timeout, progress_bar=False)
+                                   cwd=str(REPO_ROOT), execution_timeout=cell_timeout, progress_bar=False,
+                                   kernel_manager_class=AsyncIPCKernelManager)
     except papermill.PapermillExecutionError as error:  # re-raised as a plain error: it crosses processes
         raise RuntimeError(f"{entry.paper}/{entry.artefact} failed (executed notebook: {output}):\n{error}") from None
     finally:

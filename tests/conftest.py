@@ -1,5 +1,5 @@
-"""Shared set-up: the pinned thread count, nbval's kernel start retried, and generated fake image-folder
-trees (no real dataset is ever needed)."""
+"""Shared set-up: the pinned thread count, nbval's kernels on IPC sockets and their start retried, and
+generated fake image-folder trees (no real dataset is ever needed)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import torch
 import pytest
 from PIL import Image
 
+from lib.runner import IPCKernelManager
 from lib.threads import kernel_environment, run_threads
 
 # Each test process (one per core under pytest-xdist) and each notebook kernel nbval starts from it
@@ -23,10 +24,10 @@ torch.set_num_threads(run_threads())
 
 
 def kernel_start_with_retries(start: Callable[..., Any], attempts: int = 3) -> Callable[..., Any]:
-    """`start` (nbval's `start_new_kernel`) tried up to `attempts` times. Kernels started at once by the
-    test processes pick their TCP ports independently, and one that loses a port to another dies before
-    replying ("Kernel died before replying to kernel_info", seen once in a fresh-clone `make test`): a
-    new start picks new ports. A kernel that cannot start at all still fails, on the last attempt."""
+    """`start` (nbval's `start_new_kernel`) tried up to `attempts` times: a kernel that dies before replying
+    ("Kernel died before replying to kernel_info", seen once in a fresh-clone `make test` when kernels were
+    on TCP and two test processes took one port) is started again. A kernel that cannot start at all still
+    fails, on the last attempt."""
     def retried(*args: Any, **kwargs: Any) -> Any:
         for attempt in range(1, attempts + 1):
             try:
@@ -37,6 +38,7 @@ def kernel_start_with_retries(start: Callable[..., Any], attempts: int = 3) -> C
     return retried
 
 
+nbval.kernel.KernelManager = IPCKernelManager  # the class nbval's start_new_kernel builds: no TCP port to race for
 nbval.kernel.start_new_kernel = kernel_start_with_retries(nbval.kernel.start_new_kernel)
 
 
