@@ -27,12 +27,10 @@ resident set so far (it never goes down).
 from __future__ import annotations
 
 import argparse
-import resource
 import sys
 import tempfile
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +38,8 @@ import pandas as pd
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, Subset
+
+from lib.bench import Clocked, header, peak_memory_gib, reset_peak_memory, synchronize
 
 EVALUATION, FEATURES = "evaluation", "features"
 DEFAULT_TASKS = (EVALUATION, FEATURES, "FT", "EWC", "EWC (L2, released code)", "LwF")
@@ -56,10 +56,10 @@ def matmul_ceiling(device: str, dtype: torch.dtype, size: int, repeats: int = 3)
     b = torch.randn(size, size, device=device, dtype=dtype)
     times = []
     for _ in range(repeats + 1):  # the first is a warm-up
-        _synchronize(device)
+        synchronize(device)
         start = time.perf_counter()
         a @ b
-        _synchronize(device)
+        synchronize(device)
         times.append(time.perf_counter() - start)
     return 2 * size**3 / min(times[1:])
 
@@ -123,39 +123,6 @@ class Inputs:
                           num_workers=self.workers, pin_memory=torch.cuda.is_available(), drop_last=True)
 
 
-def _synchronize(device: str) -> None:
-    if device.startswith("cuda"):
-        torch.cuda.synchronize()
-
-
-def _peak_memory_gib(device: str) -> float:
-    if device.startswith("cuda"):
-        return torch.cuda.max_memory_allocated() / 2**30
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB on Linux
-
-
-class Clocked:
-    """Batches that note the time each is asked for: between two requests the code ran one step
-    (computed a batch and read the next), so the steps are timed inside lib's own loop."""
-
-    def __init__(self, batches, device: str) -> None:
-        self.batches, self.device, self.times = batches, device, []
-
-    def __len__(self) -> int:
-        return len(self.batches)
-
-    def __iter__(self):
-        iterator = iter(self.batches)
-        while True:
-            _synchronize(self.device)
-            self.times.append(time.perf_counter())
-            try:
-                batch = next(iterator)
-            except StopIteration:
-                return
-            yield batch
-
-
 def task_runner(task: str, model: nn.Module, device: str, amp: bool, batch_size: int) -> Callable:
     """`run(batches, fisher_batches)`: the task through lib's own code path."""
     from lib.evaluate.features import extract_features
@@ -182,19 +149,18 @@ def task_runner(task: str, model: nn.Module, device: str, amp: bool, batch_size:
 def measure(task: str, model: nn.Module, inputs: Inputs, batches: int, device: str, amp: bool) -> dict:
     """Steady-state images/s of `task` (the median step after the first of 1 + `batches`) and the
     seconds of everything else (one-off work: set-up, the first step, EWC's Fisher, LwF's teacher)."""
-    if device.startswith("cuda"):
-        torch.cuda.reset_peak_memory_stats()
+    reset_peak_memory(device)
     run = task_runner(task, model, device, amp, inputs.batch_size)
     clocked = Clocked(inputs.batches(1 + batches), device)
-    _synchronize(device)
+    synchronize(device)
     start = time.perf_counter()
     run(clocked, inputs.batches(1))
-    _synchronize(device)
+    synchronize(device)
     total = time.perf_counter() - start
     steps = np.diff(clocked.times)
     step = float(np.median(steps[1:]))
     return {"task": task, "images_per_s": inputs.batch_size / step, "one_off_s": max(total - len(steps) * step, 0.0),
-            "peak_memory_gib": _peak_memory_gib(device)}
+            "peak_memory_gib": peak_memory_gib(device)}
 
 
 def build_model(name: str, image_size: int) -> nn.Module:
@@ -235,16 +201,6 @@ def benchmark(model_name: str, device: str, data: list[str], tasks: list[str], b
     return frame.assign(dtype=[str(dtype).removeprefix("torch.") for dtype in frame["dtype"]])
 
 
-def header(device: str, argv: list[str]) -> str:
-    """Device, library versions, threads, date and the command."""
-    from lib.provenance import device_name, library_versions
-
-    versions = ", ".join(f"{name} {version}" for name, version in library_versions().items())
-    return (f"device: {device_name(device)}, {torch.get_num_threads()} threads\n{versions}\n"
-            f"date: {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC\n"
-            f"command: python benchmarks/throughput.py {' '.join(argv)}")
-
-
 def main(argv: list[str] | None = None) -> pd.DataFrame:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
@@ -264,7 +220,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     ceiling_size = args.ceiling_size or (8192 if args.device.startswith("cuda") else 1024)
     frame = benchmark(args.model, args.device, args.data, args.tasks, args.batch_size, args.batches, args.image_size,
                       args.workers, ceiling_size)
-    print(header(args.device, argv))
+    print(header(args.device, "benchmarks/throughput.py", argv))
     print(f"model: {args.model} at {args.image_size} px (random weights), batch {args.batch_size}\n")
     print(frame.to_string(index=False, float_format=lambda v: f"{v:.3g}"))
     if args.out:
