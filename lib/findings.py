@@ -56,7 +56,8 @@ def mean_interval(values: Sequence[float], unit: str = "seeds", level: float = L
     bounds, the reason said) for a single value, so that no verdict rests on one point."""
     values = np.asarray(values, dtype=float)
     if len(values) < 2:
-        return undefined_interval(f"a single value over {unit}, no interval")
+        return undefined_interval(f"{len(values)} {'value' if len(values) == 1 else 'values'} over {unit}, "
+                                  "no interval")
     mean = float(values.mean())
     half = stats.t.ppf(0.5 + level / 2, len(values) - 1) * values.std(ddof=1) / np.sqrt(len(values))
     return Interval(mean - half, mean + half, f"{level:.0%} t-interval over {len(values)} {unit}")

@@ -84,7 +84,7 @@ def zero_shot_head(clip_model: nn.Module, tokenizer: Tokenizer, labels: str | Se
     """The frozen zero-shot head of `clip_model` over the 1000 labels (a `LABEL_SETS` name or the strings
     themselves), prompted by `prompt` (one template, or a `TEMPLATE_SETS` name for an ensemble).
 
-    The prompts are encoded once, on the model's device, in one batch (`lib.finetune.zeroshot`).
+    The prompts are encoded once, on the model's device, in chunks (`lib.finetune.zeroshot`).
     """
     names = label_names(labels) if isinstance(labels, str) else list(labels)
     tokens = tokenize_prompts(tokenizer, names, templates(prompt)).to(next(clip_model.parameters()).device)

@@ -59,7 +59,8 @@ class StudySettings(SettingsFile):
     per seed. `prompt`: the zero-shot template of the CLIPs (and the caption template of the
     miniature's pre-training). `miniature`: `MiniatureSpec` fields. `clip_pretrain`, `classifier_train`:
     `TrainConfig` fields of the two families (miniature only). `dataset`, `labels`: the registry
-    dataset and label set (`evaluation.LABEL_SETS`; registry only). `batch_size`: of evaluation.
+    dataset and label set (`evaluation.LABEL_SETS`; registry only). `batch_size`: of evaluation. `amp`: evaluate
+    under bf16 autocast on CUDA (`lib.evaluate.predictions.predict_ranked`; no effect on the CPU).
     """
 
     source: str
@@ -67,6 +68,7 @@ class StudySettings(SettingsFile):
     seeds: list[int]
     device: str
     batch_size: int
+    amp: bool
     prompt: str
     miniature: dict
     clip_pretrain: dict
@@ -236,7 +238,7 @@ class Study(StoredRuns):
             member, images, labels, config)
         test = self._test_set(seed)
         batches = tensor_batches(as_tensors(test.images), torch.as_tensor(test.targets), s.batch_size, seed, shuffle=False)
-        frame = predictions(classifier.eval(), test, batches, top_k(TOP_K), s.device)
+        frame = predictions(classifier.eval(), test, batches, top_k(TOP_K), s.device, s.amp)
         return frame.assign(model=member.name, family=member.family, architecture=member.architecture,
                             images=member.images, correlation=member.correlation, seed=seed)
 
@@ -279,7 +281,7 @@ class Study(StoredRuns):
         s = self.settings
         classifier, transform = registered_classifier(key, s.labels, s.prompt, s.device)
         data = self._registry_data(transform)
-        frame = predictions(classifier, data, ordered_batches(data, s.batch_size), top_k(TOP_K), s.device)
+        frame = predictions(classifier, data, ordered_batches(data, s.batch_size), top_k(TOP_K), s.device, s.amp)
         return frame.assign(model=key, family=registry_family(key), architecture=key, images=0, correlation=float("nan"),
                             seed=0)
 

@@ -71,7 +71,20 @@ profile_table(runs, panels)
 print(path_findings(runs, "figure10", panels))
 
 # %% [markdown]
-# ## 3. What a toy can and cannot test
+# ## 3. Verdict on our run
+# At `mini` (Conv-2 on 8 px digits, 3 seeds, 11 points on each path), on the judged (solid) paths:
+# - **The joint model variants' good initialization: contradicted** for both (|end − start| .88 for JM, .62
+#   for JST-1): after the label flip the step-(T − 1) model is near chance on the final step, as on Conv-1.
+# - **Their increase: supported for both** (neither path falls below its start in any seed); **steady**: JST-1
+#   earns its rise evenly (the last step .01 of it, [−.09, .11]: supported), JM half of it at the last step
+#   (.58, [−.17, 1.32]: not distinguishable), a jump its dashed line, with the statistics re-estimated, does not
+#   have.
+# - **Side-tuning's path rises: supported** (.86, [.84, .88]).
+# - The "smooth sigmoid shape for best-performing methods" is not judged: the text names no method and no
+#   measure for it.
+
+# %% [markdown]
+# ## 4. What a toy can and cannot test
 # - As for Figure 1: a miniature shows whether the same kinds of shapes appear, not the paper's curves.
 # - Side-tuning is ST-1 with a one-layer side module per block (on ConvNets the same as ST-B), whose path scales
 #   the side modules' outputs by s. At mini Conv-2 stands in for the paper's larger architectures.

@@ -78,9 +78,10 @@ print(path_findings(runs, "figure15", panels))
 # At `mini` (the faces stand-in at Table 4's sizes x 0.02, Conv-1, 3 seeds, 11 points on each path):
 # - **The joint model's path is not smooth: not distinguishable**: it dips below its start (by .25 on average,
 #   [−.10, .60] over the three seeds) and climbs back only at the end, the "sharp increase close to the final
-#   optimum" shape, but three seeds leave the interval wide. The joint model with 1-layer side modules (JST-1)
-#   does not dip: its path stays within .04 of its start (.96) in every seed (in one its accuracy does not
-#   move at all): on the stand-in the shape the statement describes is JM's alone, and not distinguishable.
+#   optimum" shape the text describes for side-tuning's paths, but three seeds leave the interval wide. The
+#   joint model with 1-layer side modules (JST-1) hardly moves: its path stays within .04 of its start (.96)
+#   in every seed (its dips 0, .02 and .04; in one seed its accuracy does not move at all); no finding judges
+#   it, as the text speaks of "the joint model".
 # - **Sequential fine-tuning stays flat at a high accuracy: not distinguishable** (.04, [−.14, .23]): in two
 #   seeds the final step's fine-tuning kept the model it started from (the code's early stopping counts
 #   epoch 0, notes P7), so the path is one model, at .98 and .96; in the third it ends where it starts (.87)

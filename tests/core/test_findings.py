@@ -21,8 +21,9 @@ def test_mean_interval_is_the_t_interval_of_the_mean():
 
 def test_one_seed_has_no_interval_and_no_verdict():
     interval = mean_interval([0.4])
-    assert not interval.defined and "a single value over seeds, no interval" in interval.method
+    assert not interval.defined and "1 value over seeds, no interval" in interval.method
     assert Finding("x", 0.4, interval, "positive").verdict == "not_checkable"
+    assert "0 values over models, no interval" in mean_interval([], unit="models").method
 
 
 def test_bootstrap_is_seeded_and_keeps_rows_together():
