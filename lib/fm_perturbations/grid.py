@@ -158,10 +158,12 @@ def embed_grid(data: GridImages, embedders: Sequence[Embedder], parameters: Mapp
 
 
 def torch_embedder(name: str, model: "torch.nn.Module", mean: Sequence[float], std: Sequence[float],
-                   batch_size: int = 64, device: str = "cpu", version: str = "") -> Embedder:
+                   batch_size: int = 64, device: str = "cpu", version: str = "", amp: bool = False) -> Embedder:
     """An `Embedder` of a torch image model: pixels to [0, 1], normalised per channel by `mean` and `std`,
     then the model's image embedding (`encode_image` for a CLIP, else `lib.train.heads.embed`: the
-    pre-logits of a timm model), in eval mode without gradients, as float32 in batches of `batch_size`."""
+    pre-logits of a timm model), in eval mode without gradients, in batches of `batch_size`, returned as
+    float32; with `amp` on CUDA computed under bf16 autocast (then the version says "bf16", so that its cache
+    entries are apart from float32 ones)."""
     import torch
 
     from ..perturb.tensors import from_rgb8
@@ -170,15 +172,17 @@ def torch_embedder(name: str, model: "torch.nn.Module", mean: Sequence[float], s
     encode = model.encode_image if hasattr(model, "encode_image") else (lambda x: embed(model, x))
     shift = torch.tensor(mean, dtype=torch.float32).view(1, -1, 1, 1)
     scale = torch.tensor(std, dtype=torch.float32).view(1, -1, 1, 1)
+    bf16 = amp and device.startswith("cuda")
 
     @torch.no_grad()
     def run(images: np.ndarray) -> np.ndarray:
         model.eval().to(device)
-        out = [encode(((from_rgb8(images[i:i + batch_size], 3) - shift) / scale).to(device)).float().cpu()
-               for i in range(0, len(images), batch_size)]
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=bf16):
+            out = [encode(((from_rgb8(images[i:i + batch_size], 3) - shift) / scale).to(device)).float().cpu()
+                   for i in range(0, len(images), batch_size)]
         return torch.cat(out).numpy()
 
-    return Embedder(name, run, f"{version} mean={list(mean)} std={list(std)}".strip())
+    return Embedder(name, run, f"{version} mean={list(mean)} std={list(std)}{' bf16' if bf16 else ''}".strip())
 
 
 def image_metrics(grid: Grid, metrics: Sequence[str] = tuple(METRICS), include_clean: bool = True) -> pd.DataFrame:

@@ -66,7 +66,8 @@ class StudySettings(SettingsFile):
     `lib.finetune.templates.TEMPLATE_SETS` name; `linear_probe`: `TrainConfig` values of the probe;
     `pretrain`: stand-in -> `TrainConfig` values of its pretraining (embedded only; others stay
     random-init); `sampling_study`: `{}` or the keys `SAMPLING_KEYS` (Fig. 3); `finetune`: `{}` or
-    the keys `FINETUNE_KEYS` (Fig. 7; `train`: `TrainConfig` values, `n_train`: training images).
+    the keys `FINETUNE_KEYS` (Fig. 7; `train`: `TrainConfig` values, `n_train`: training images);
+    `amp`: embed under bf16 autocast on CUDA (`grid.torch_embedder`; no effect on the CPU).
     """
 
     source: str
@@ -84,6 +85,7 @@ class StudySettings(SettingsFile):
     seed: int
     device: str
     batch_size: int
+    amp: bool
     templates: str
     linear_probe: dict
     bootstrap_resamples: int
@@ -293,7 +295,7 @@ class Study:
         s = self.settings
         version = f"{s.source} seed={s.seed} input={self.input_size(name)} pretrain={s.pretrain.get(name, {})} {tag}"
         return torch_embedder(name + tag, self.model(name) if network is None else network, *self.mean_std(name),
-                              s.batch_size, s.device, version.strip())
+                              s.batch_size, s.device, version.strip(), s.amp)
 
     # -- data ---------------------------------------------------------------------------------
     def split(self, index: int, part: str, size: int) -> Split:

@@ -1,0 +1,28 @@
+"""A smoke run of benchmarks/fm_perturbations_grid.py: a small CLIP at 64 px, 2 images, 2 perturbations, 2 values."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import numpy as np
+
+from lib.paths import REPO_ROOT
+
+
+def test_the_grid_benchmark_times_every_part_of_the_inner_step(capsys, tmp_path):
+    spec = importlib.util.spec_from_file_location("fm_perturbations_grid",
+                                                  REPO_ROOT / "benchmarks" / "fm_perturbations_grid.py")
+    benchmark = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(benchmark)
+    out = tmp_path / "rows.csv"
+    frame = benchmark.main(["--model", "ViT-S-32", "--image-size", "64", "--batch-size", "4", "--images", "2",
+                            "--perturbations", "jpeg_compression", "frost", "--values", "2", "--out", str(out)])
+    assert list(frame["perturbation"]) == ["clean", "jpeg_compression", "frost", "all"]
+    assert list(frame["versions"]) == [2, 4, 4, 10]
+    shares = frame[["perturb_share", "embed_share", "metrics_share"]].sum(axis=1)
+    np.testing.assert_allclose(shares, 1.0)
+    assert (frame["images_per_s"] > 0).all() and (frame["versions_per_s"] > 0).all()
+    assert (frame["perturb_s"].iloc[1:] > 0).all() and (frame["metrics_s"].iloc[1:] > 0).all()
+    np.testing.assert_allclose(frame["total_s"].iloc[-1], frame["total_s"].iloc[:-1].sum())
+    printed = capsys.readouterr().out
+    assert "device: cpu" in printed and "perturb_share" in printed and out.is_file()
