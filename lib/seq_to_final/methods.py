@@ -294,8 +294,11 @@ FISHERS = {"code": batch_summed_fisher, "per_example": per_example_fisher}
 
 
 def fisher_information(model: nn.Module, data: Data, settings: Settings) -> dict[str, torch.Tensor]:
-    """The Fisher of `settings.ewc_fisher` over the model's conv and linear parameters."""
-    return FISHERS[settings.ewc_fisher](model, data, settings.batch_size, regularised_names(model))
+    """The Fisher of `settings.ewc_fisher` over the model's conv and linear parameters (`data` moved to the
+    model's device)."""
+    device = next(model.parameters()).device
+    on_device = tuple(tensor.to(device) for tensor in data)
+    return FISHERS[settings.ewc_fisher](model, on_device, settings.batch_size, regularised_names(model))
 
 
 # ---------------------------------------------------------------------------------------------- fitting
@@ -363,7 +366,9 @@ class Fitted:
 
 def fit(model: nn.Module, batches, valid: Data, hyper: Hyper, settings: Settings, seed: int,
         objective: Objective = erm_objective, penalties: Sequence[Penalty] = ()) -> Fitted:
-    """Train `model` in place from its current weights (one grid point) and load the best epoch's state."""
+    """Train `model` in place from its current weights (one grid point), on `settings.device`, and load the best
+    epoch's state."""
+    model.to(settings.device)  # before the weight penalty and the optimiser take its parameters
     trainable = [p for p in model.parameters() if p.requires_grad]
     decay = weight_penalty(model, hyper.weight_decay)
 
@@ -429,7 +434,8 @@ def one_layer_side(block: nn.Module, sample: torch.Tensor) -> nn.Module:
         out = block(sample)
     block.train(was_training)
     stride = sample.shape[-1] // out.shape[-1]
-    return nn.Sequential(nn.Conv2d(sample.shape[1], out.shape[1], 3, stride, 1, bias=False), nn.BatchNorm2d(out.shape[1]))
+    conv = nn.Conv2d(sample.shape[1], out.shape[1], 3, stride, 1, bias=False)
+    return nn.Sequential(conv, nn.BatchNorm2d(out.shape[1])).to(sample.device)
 
 
 class SideTunedNet(nn.Module):
