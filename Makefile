@@ -11,7 +11,7 @@ SELECT := $(if $(PAPER),--paper $(PAPER)) $(if $(ARTEFACT),--artefact $(ARTEFACT
 KERNEL := robustness-companion
 LAB_ARGS ?=
 
-.PHONY: setup lab figures book notebooks test test-notebooks sync audit check-data clean
+.PHONY: setup lab figures book notebooks test test-notebooks sync audit check-data gpu-wheels clean
 
 setup: $(VENV)/.installed
 
@@ -57,6 +57,15 @@ audit: setup
 
 check-data: setup
 	$(PY) -m lib check-data $(SELECT)
+
+## The wheels the lent GPU machine lacks (its Python 3.12 has torch, timm, pandas, scikit-image, OpenCV, numba),
+## into .whl/ for benchmarks/gpu_checks.sh: open_clip and its text needs, ImageNet-C's corruptions, miniball.
+GPU_WHEELS := open_clip_torch==3.3.0 ftfy==6.3.1 wcwidth==0.9.4 imagecorruptions-imaug==1.1.5
+gpu-wheels: setup
+	$(PY) -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+		--platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 \
+		-d .whl $(GPU_WHEELS)
+	$(PY) -m pip wheel --quiet --no-deps -w .whl miniball==1.2.0  # pure Python, published as a source archive only
 
 clean:
 	rm -rf build

@@ -2,7 +2,7 @@
 18 methods (Table 1's columns), through lib's own code.
 
     python benchmarks/seq_to_final_steps.py                           # CPU, Conv-1: well under a minute
-    python benchmarks/seq_to_final_steps.py --device cuda --architectures Conv-4 Dense-4 Res-4 --batches 10
+    python benchmarks/seq_to_final_steps.py --device cuda --architectures Conv-4 Dense-4 Res-4 --batches 5
 
 An update is one step of `lib.train.loop.train` as `lib.seq_to_final.methods.fit` drives it: a batch, the
 forward pass, the method's objective and penalties (weight decay, IRM, DRO, EWC's Fisher pulls, the pull of a
@@ -20,7 +20,8 @@ side modules beside the frozen base; SST-1 / SST-B's final step of the 4-step se
 earlier side sets frozen; JM's 4 models under the adjacent penalty; JST-1 / JST-B's base and 3 side sets.
 
 Inputs are a synthetic 4-step sequence of random images on 0-255 as lib's networks take them (10 classes,
-random weights, no download): `1 + --batches` training batches per step and one validation batch per step.
+random weights, no download): `1 + --batches` training batches per step and one validation batch per step,
+held on the CPU as lib's runs hold them (`train` copies each batch to the device).
 Steps are timed inside lib's loop by a global torch optimiser hook that notes the end of every optimiser
 step (the device synchronised), so that the time between two ends is one whole update, reading the batch
 included (as `lib.bench.Clocked` times a loop from outside its batches); a new optimiser marks a new fit.
@@ -29,16 +30,10 @@ median step after the first of `1 + --batches`; everything else a timed fit took
 from the previous fit's last step (the procedure's start for the first) to its own last step (the
 procedure's end for the last), less its steps at the median: set-up, validation at epoch 0 and after the
 epoch, the first step and, where the procedure runs it before the fit, EWC's Fisher or SST's new sides.
-Peak memory is the CUDA allocator's peak over the steps after the first (the training tensors sit on the
-device too), or on the CPU the process's peak resident set so far (it never goes down);
-`trained_parameters` counts what the fit's optimiser updates.
-
-Device: lib's Seq-to-Final training computes in float32 on every device (`fit` asks for no autocast) and
-`train` moves the model and each batch to `Settings.device`. Two things are placed on the device here
-because lib does not move them in time: new models (`OnDevice`: `fit` builds its weight penalty on the
-parameters' device before `train` moves the model) and the training tensors (EWC's Fisher feeds them to the
-trained model as they are). lib builds the one-layer side modules of ST-1, SST-1 and JST-1 on the CPU
-(`one_layer_side`), so on CUDA those three columns fail until it builds them on the block's device.
+Peak memory is the CUDA allocator's peak over the steps after the first, or on the CPU the process's peak
+resident set so far (it never goes down); `trained_parameters` counts what the fit's optimiser updates.
+lib's Seq-to-Final training computes in float32 on every device (`fit` asks for no autocast), on
+`Settings.device` (`--device`).
 """
 
 from __future__ import annotations
@@ -58,7 +53,6 @@ from torch.optim import Optimizer
 from torch.optim.optimizer import register_optimizer_step_post_hook
 
 from lib.bench import header, peak_memory_gib, reset_peak_memory, synchronize
-from lib.seq_to_final.architectures import SeqToFinalNet
 from lib.seq_to_final.methods import (Context, Fitted, SequenceTensors, Settings, all_steps, final_only, joint_model,
                                       joint_side_tune, lp_ft_from, sequential, sequential_side_tune, side_tune_from)
 from lib.seq_to_final.tables import ARCHITECTURES, METHODS
@@ -122,13 +116,6 @@ PROCEDURES: tuple[Procedure, ...] = (
 )
 
 
-class OnDevice(Context):
-    """A `Context` whose new models are built on `settings.device` (lib builds them on the CPU)."""
-
-    def new_model(self, offset: int = 0) -> SeqToFinalNet:
-        return super().new_model(offset).to(self.settings.device)
-
-
 def one_point_settings(batch_size: int, device: str) -> Settings:
     """The official settings with one point per grid (the first lr, weight decay, adjacent and EWC
     coefficient; dropout 0.5, the joint models' fixed value) and one epoch: one fit per stage."""
@@ -138,16 +125,16 @@ def one_point_settings(batch_size: int, device: str) -> Settings:
                    batch_size=batch_size, device=device)
 
 
-def synthetic_sequence(batch_size: int, batches: int, image_size: int, device: str) -> SequenceTensors:
-    """`N_STEPS` steps of random 0-255 images: `1 + batches` training batches each (on `device`), one
-    validation batch each and a test batch (on the CPU, where lib's evaluation reads the targets)."""
+def synthetic_sequence(batch_size: int, batches: int, image_size: int) -> SequenceTensors:
+    """`N_STEPS` steps of random 0-255 images: `1 + batches` training batches each, one validation batch each
+    and a test batch."""
     generator = torch.Generator().manual_seed(0)
 
     def split(n: int) -> tuple[torch.Tensor, torch.Tensor]:
         return (torch.randint(0, 256, (n, 3, image_size, image_size), generator=generator, dtype=torch.float32),
                 torch.randint(0, NUM_CLASSES, (n,), generator=generator))
 
-    train = tuple(tuple(t.to(device) for t in split((1 + batches) * batch_size)) for _ in range(N_STEPS))
+    train = tuple(split((1 + batches) * batch_size) for _ in range(N_STEPS))
     return SequenceTensors(train, tuple(split(batch_size) for _ in range(N_STEPS)), split(batch_size), NUM_CLASSES)
 
 
@@ -217,12 +204,12 @@ def measure(procedure: Procedure, ctx: Context) -> dict[str, dict]:
 def benchmark(architectures: list[str], columns: list[str], device: str, batch_size: int, batches: int,
               image_size: int) -> pd.DataFrame:
     """One row per architecture, column and training stage, with the update it was timed as."""
-    data = synthetic_sequence(batch_size, batches, image_size, device)
+    data = synthetic_sequence(batch_size, batches, image_size)
     settings = one_point_settings(batch_size, device)
     wanted = {update for column in columns for _, update in COLUMNS[column]}
     rows = []
     for architecture in architectures:
-        ctx = OnDevice(data, architecture, settings, 0, image_size)
+        ctx = Context(data, architecture, settings, 0, image_size)
         final_only(ctx)  # warm-up: allocator, kernels
         measured: dict[str, dict] = {}
         for procedure in PROCEDURES:

@@ -539,8 +539,9 @@ class Context:
     image_size: int
 
     def new_model(self, offset: int = 0) -> SeqToFinalNet:
+        """A freshly initialised model (seeded by the run's seed + `offset`) on the settings' device."""
         torch.manual_seed(self.seed + offset)
-        return build(self.architecture, self.data.num_classes)
+        return build(self.architecture, self.data.num_classes).to(self.settings.device)
 
 
 def _select_erm(ctx: Context, initial: nn.Module, train_data: Data, valid: Data,

@@ -36,7 +36,8 @@ def test_full_settings_hold_the_paper_and_stop_on_the_missing_data_before_comput
     with pytest.raises(DatasetMissingError, match=r"'cifar10' .*not found at .*ROBUSTNESS_DATA_ROOT.*cs.toronto.edu"):
         Study(full, tmp_path / "results").jobs()
     assert set(full.architectures) == set(ARCHITECTURES) and set(full.methods + full.ablation_methods) == set(RUNS)
-    assert full.method_settings() == Settings() and full.sizes == [6000, 4000, 6000, 4000]
+    assert full.method_settings() == replace(Settings(), device="cuda")  # the official settings, on the GPU
+    assert full.sizes == [6000, 4000, 6000, 4000]
     assert full.architectures_of("rotation_8") == ["Res-4"] and full.architectures_of("CLR") == full.architectures
 
 
