@@ -46,7 +46,7 @@ import pandas as pd
 import torch
 from torch import nn
 
-from lib.bench import Clocked, header, peak_memory_gib, reset_peak_memory, synchronize
+from lib.bench import Clocked, peak_memory_gib, report, reset_peak_memory, synchronize
 from lib.counteranimal.evaluation import (
     PAPER_TEMPLATE,
     RestrictedRanker,
@@ -140,12 +140,8 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     amp = args.dtype == "bfloat16" and args.device.startswith("cuda")
     frame = pd.DataFrame([measure(name, args.device, args.classes, args.templates, args.batch_size, args.batches,
                                   amp, args.candidates) for name in args.models])
-    print(header(args.device, "benchmarks/counteranimal_zero_shot.py", argv))
-    print(f"batch {args.batch_size}, {args.batches} timed batches, synthetic images, random weights\n")
-    print(frame.to_string(index=False, float_format=lambda v: f"{v:.3g}"))
-    if args.out:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        frame.to_csv(args.out, index=False)
+    report(frame, args.device, "benchmarks/counteranimal_zero_shot.py", argv,
+           f"batch {args.batch_size}, {args.batches} timed batches, synthetic images, random weights", args.out)
     return frame
 
 

@@ -39,13 +39,12 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from lib.bench import header, peak_memory_gib, reset_peak_memory, synchronize
+from lib.bench import peak_memory_gib, report, reset_peak_memory, synchronize
 from lib.fm_perturbations.grid import (CLEAN, Embedder, Grid, GridImages, grid_parameters, image_metrics,
                                        perturb_images, torch_embedder)
 from lib.fm_perturbations.metrics import METRICS
@@ -153,15 +152,11 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     batch = GridImages(data.name, data.images[:args.batch_size], data.targets[:args.batch_size])
     time_inner_step(batch, embedder, {p: values[:1] for p, values in parameters.items()}, *step)  # warm-up
     frame = time_inner_step(data, embedder, parameters, *step)
-    print(header(args.device, "benchmarks/fm_perturbations_grid.py", argv))
-    print(f"model: {args.model} at {size} px (random weights, {'bfloat16' if amp else 'float32'}), "
-          f"batch {args.batch_size}; "
-          f"{args.images} images x ({len(parameters)} perturbations x {args.values} {settings['sampling']} values "
-          f"+ clean), metrics {' '.join(METRICS)} (include_clean={settings['include_clean']})\n")
-    print(frame.to_string(index=False, float_format=lambda v: f"{v:.3g}"))
-    if args.out:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        frame.to_csv(args.out, index=False)
+    report(frame, args.device, "benchmarks/fm_perturbations_grid.py", argv,
+           f"model: {args.model} at {size} px (random weights, {'bfloat16' if amp else 'float32'}), "
+           f"batch {args.batch_size}; {args.images} images x ({len(parameters)} perturbations x {args.values} "
+           f"{settings['sampling']} values + clean), metrics {' '.join(METRICS)} "
+           f"(include_clean={settings['include_clean']})", args.out)
     return frame
 
 

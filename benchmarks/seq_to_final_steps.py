@@ -44,7 +44,6 @@ import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -52,7 +51,7 @@ import torch
 from torch.optim import Optimizer
 from torch.optim.optimizer import register_optimizer_step_post_hook
 
-from lib.bench import header, peak_memory_gib, reset_peak_memory, synchronize
+from lib.bench import peak_memory_gib, report, reset_peak_memory, synchronize
 from lib.seq_to_final.methods import (Context, Fitted, SequenceTensors, Settings, all_steps, final_only, joint_model,
                                       joint_side_tune, lp_ft_from, sequential, sequential_side_tune, side_tune_from)
 from lib.seq_to_final.tables import ARCHITECTURES, METHODS
@@ -236,13 +235,9 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     if args.batches < 1:
         parser.error("--batches must be at least 1")
     frame = benchmark(args.architectures, args.methods, args.device, args.batch_size, args.batches, args.image_size)
-    print(header(args.device, "benchmarks/seq_to_final_steps.py", argv))
-    print(f"{N_STEPS}-step synthetic sequence at {args.image_size} px (random weights, float32), "
-          f"batch {args.batch_size}, {args.batches} timed steps per fit after one untimed\n")
-    print(frame.to_string(index=False, float_format=lambda v: f"{v:.3g}"))
-    if args.out:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        frame.to_csv(args.out, index=False)
+    report(frame, args.device, "benchmarks/seq_to_final_steps.py", argv,
+           f"{N_STEPS}-step synthetic sequence at {args.image_size} px (random weights, float32), "
+           f"batch {args.batch_size}, {args.batches} timed steps per fit after one untimed", args.out)
     return frame
 
 

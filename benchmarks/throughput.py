@@ -39,7 +39,7 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, Subset
 
-from lib.bench import Clocked, header, peak_memory_gib, reset_peak_memory, synchronize
+from lib.bench import Clocked, peak_memory_gib, report, reset_peak_memory, synchronize
 
 EVALUATION, FEATURES = "evaluation", "features"
 DEFAULT_TASKS = (EVALUATION, FEATURES, "FT", "EWC", "EWC (L2, released code)", "LwF")
@@ -220,12 +220,8 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     ceiling_size = args.ceiling_size or (8192 if args.device.startswith("cuda") else 1024)
     frame = benchmark(args.model, args.device, args.data, args.tasks, args.batch_size, args.batches, args.image_size,
                       args.workers, ceiling_size)
-    print(header(args.device, "benchmarks/throughput.py", argv))
-    print(f"model: {args.model} at {args.image_size} px (random weights), batch {args.batch_size}\n")
-    print(frame.to_string(index=False, float_format=lambda v: f"{v:.3g}"))
-    if args.out:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        frame.to_csv(args.out, index=False)
+    report(frame, args.device, "benchmarks/throughput.py", argv,
+           f"model: {args.model} at {args.image_size} px (random weights), batch {args.batch_size}", args.out)
     return frame
 
 

@@ -1,6 +1,6 @@
 """What the benchmark scripts (`benchmarks/`) share: synchronised timing on the device, steps timed inside a
-loop that consumes batches (`Clocked`), peak memory, and the header every benchmark prints (device, versions,
-threads, date, command)."""
+loop that consumes batches (`Clocked`), peak memory, and the report every benchmark prints (a header naming
+device, versions, threads, date and command; the rows, also written as CSV)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ import resource
 import time
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import torch
 
 
@@ -62,3 +64,13 @@ def header(device: str, script: str, argv: list[str]) -> str:
     return (f"device: {device_name(device)}, {torch.get_num_threads()} threads\n{versions}\n"
             f"date: {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC\n"
             f"command: python {script} {' '.join(argv)}")
+
+
+def report(frame: pd.DataFrame, device: str, script: str, argv: list[str], summary: str, out: str | None) -> None:
+    """Print the header, the one-line `summary` of what ran and the rows; also write them to the CSV `out`."""
+    print(header(device, script, argv))
+    print(f"{summary}\n")
+    print(frame.to_string(index=False, float_format=lambda v: f"{v:.3g}"))
+    if out:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        frame.to_csv(out, index=False)
