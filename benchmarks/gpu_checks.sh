@@ -30,7 +30,7 @@ run() {  # run NAME LIMIT_S SCRIPT ARGS...: the script's CSV and report under $o
 }
 
 run seq_to_final_steps 180 benchmarks/seq_to_final_steps.py --device cuda --architectures Conv-4 Dense-4 Res-4 \
-  --batches 10
+  --batches 5
 run fm_perturbations_grid 180 benchmarks/fm_perturbations_grid.py --device cuda --model ViT-L-14 --batch-size 128 \
   --images 128
 run counteranimal_zero_shot 180 benchmarks/counteranimal_zero_shot.py --device cuda --models ViT-L-14 ViT-bigG-14 \
