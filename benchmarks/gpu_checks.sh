@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The open issues' GPU checks in one call on the lent device machine (one H100; about 6 minutes of command time):
-#   seq_to_final (#10): each method's training step, Conv-4, Dense-4 and Res-4 at 32 px, batch 100;
+#   seq_to_final (#10): each method's training step, Conv-4, Dense-4 and Res-4 at 32 px, batch 100; and the
+#     tiny tier's analysis runs (paths, projections, SVCCA, Fig. 9) on CUDA, which the full tier's geometry needs;
 #   fm_perturbations (#11): the grid's inner step (perturb, embed, radius) for ViT-L/14, each part's share;
 #   counteranimal (#12): zero-shot evaluation of ViT-L/14 and ViT-bigG/14 over 1000 classes, bf16.
 # Every model has random weights (nothing is downloaded). The machine lacks a few packages lib needs (open_clip,
@@ -31,6 +32,7 @@ run() {  # run NAME LIMIT_S SCRIPT ARGS...: the script's CSV and report under $o
 
 run seq_to_final_steps 180 benchmarks/seq_to_final_steps.py --device cuda --architectures Conv-4 Dense-4 Res-4 \
   --batches 5
+run seq_to_final_geometry 90 benchmarks/seq_to_final_geometry.py --device cuda
 run fm_perturbations_grid 180 benchmarks/fm_perturbations_grid.py --device cuda --model ViT-L-14 --batch-size 128 \
   --images 128
 run counteranimal_zero_shot 180 benchmarks/counteranimal_zero_shot.py --device cuda --models ViT-L-14 ViT-bigG-14 \

@@ -43,6 +43,7 @@ from ..finetune.templates import TEMPLATE_SETS
 from ..finetune.zeroshot import Tokenizer, ZeroShotClassifier, tokenize_prompts
 from ..models.clip import imagenet_class_names, tokenizer_for
 from ..models.registry import load_pretrained, spec
+from ..train.loop import device_of
 
 PAPER_TEMPLATE = "A photo of {}."
 CANDIDATES = 20
@@ -87,7 +88,7 @@ def zero_shot_head(clip_model: nn.Module, tokenizer: Tokenizer, labels: str | Se
     The prompts are encoded once, on the model's device, in chunks (`lib.finetune.zeroshot`).
     """
     names = label_names(labels) if isinstance(labels, str) else list(labels)
-    tokens = tokenize_prompts(tokenizer, names, templates(prompt)).to(next(clip_model.parameters()).device)
+    tokens = tokenize_prompts(tokenizer, names, templates(prompt)).to(device_of(clip_model))
     return ZeroShotClassifier(clip_model, tokens, text_tower="frozen")
 
 

@@ -256,15 +256,6 @@ def path_shapes(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def shape_table(frame: pd.DataFrame, panels: list[str]) -> pd.DataFrame:
-    """`path_shapes` of the paths on `panels` ("<sequence> <architecture>"), mean and standard deviation
-    over the seeds per (sequence, architecture, method)."""
-    shapes = path_shapes(frame)
-    chosen = shapes[(shapes["sequence"] + " " + shapes["architecture"]).isin(panels)]
-    return (chosen.groupby(["sequence", "architecture", "method"], sort=False)
-            [["start", "end", "rise", "dip", "last_jump", "barrier"]].agg(["mean", "std"]).round(3))
-
-
 def regularisation_curve(frame: pd.DataFrame) -> pd.DataFrame:
     """Fig. 9's rows: method, lambda_adj (NaN for the ERM references), seed, accuracy (final validation)."""
     return frame.loc[frame["analysis"] == "regularisation", ["method", "lambda_adj", "seed", "accuracy"]]

@@ -41,6 +41,7 @@ def path_figure(frame: pd.DataFrame, panels: list[str], columns: int = 2) -> tup
     paths = frame[frame["analysis"] == "path"]
     judged = judged_reading(frame)
     colours = dict(zip(dict.fromkeys(paths["method"]), plt.rcParams["axes.prop_cycle"].by_key()["color"]))
+    columns = min(columns, len(panels))  # one panel: one column, so that the legend sits under it
     rows = int(np.ceil(len(panels) / columns))
     fig, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.2 * rows), squeeze=False, sharey=True)
     drawn = []

@@ -29,7 +29,7 @@ import pandas as pd
 import torch
 from torch import nn
 
-from ..train.loop import tensor_batches
+from ..train.loop import device_of, tensor_batches
 from .methods import Data, SideTunedNet, accuracy, interpolated_state
 
 BatchNormReading = Literal["code", "interpolated", "recomputed"]
@@ -41,15 +41,16 @@ PAPER_ALPHAS = (0.0, *(round(0.01 * i, 2) for i in range(1, 100)), 1.0)
 @torch.no_grad()
 def recompute_batchnorm_statistics(model: nn.Module, data: Data, batch_size: int = 500) -> None:
     """Reset every BatchNorm's running statistics and re-estimate them as the cumulative average over one
-    pass of `data` in training mode (no dropout); the model is left in eval mode."""
+    pass of `data` (moved to the model's device) in training mode (no dropout); the model is left in eval mode."""
     norms = [m for m in model.modules() if isinstance(m, nn.modules.batchnorm._BatchNorm)]
     momenta = [m.momentum for m in norms]
     for norm in norms:
         norm.reset_running_stats()
         norm.momentum = None
     model.train()
+    device = device_of(model)
     for inputs, _ in tensor_batches(*data, batch_size, seed=0, shuffle=False):
-        model(inputs)
+        model(inputs.to(device, non_blocking=True))
     for norm, momentum in zip(norms, momenta):
         norm.momentum = momentum
     model.eval()
@@ -75,11 +76,12 @@ def interpolated_model(model: nn.Module, start: Mapping[str, torch.Tensor], end:
 def interpolation_path(model: nn.Module, start: Mapping[str, torch.Tensor], end: Mapping[str, torch.Tensor],
                        data: Data, alphas: Sequence[float] = PAPER_ALPHAS, batchnorm: BatchNormReading = "code",
                        statistics_data: Data | None = None, batch_size: int = 500) -> pd.DataFrame:
-    """Accuracy on `data` (the final test split) of the interpolated model at each s of `alphas`:
-    columns `alpha`, `accuracy`, `batchnorm`."""
+    """Accuracy on `data` (the final test split) of the interpolated model at each s of `alphas`, computed on
+    `model`'s device: columns `alpha`, `accuracy`, `batchnorm`."""
+    device = str(device_of(model))
     rows = [{"alpha": float(s),
              "accuracy": accuracy(interpolated_model(model, start, end, s, batchnorm, statistics_data, batch_size),
-                                  data, batch_size),
+                                  data, batch_size, device),
              "batchnorm": batchnorm}
             for s in alphas]
     return pd.DataFrame(rows)

@@ -67,7 +67,7 @@ from ..finetune.interpolation import interpolate, uniform_soup
 from ..finetune.linear_probe import set_batchnorm_frozen, set_trainable
 from ..finetune.lp_ft import lp_ft_stages
 from ..finetune.regularizers import QuadraticAnchor, diagonal_fisher
-from ..train.loop import tensor_batches, train
+from ..train.loop import device_of, tensor_batches, train
 from ..train.config import TrainConfig
 from .architectures import SeqToFinalNet, build
 from .sequence import ShiftSequence, Split, as_inputs
@@ -296,8 +296,7 @@ FISHERS = {"code": batch_summed_fisher, "per_example": per_example_fisher}
 def fisher_information(model: nn.Module, data: Data, settings: Settings) -> dict[str, torch.Tensor]:
     """The Fisher of `settings.ewc_fisher` over the model's conv and linear parameters (`data` moved to the
     model's device)."""
-    device = next(model.parameters()).device
-    on_device = tuple(tensor.to(device) for tensor in data)
+    on_device = tuple(tensor.to(device_of(model)) for tensor in data)
     return FISHERS[settings.ewc_fisher](model, on_device, settings.batch_size, regularised_names(model))
 
 
@@ -460,8 +459,7 @@ class SideTunedNet(nn.Module):
         self.eval()
         samples = []
         with torch.no_grad():
-            device = next(self.stem.parameters()).device
-            out = self.stem(torch.zeros(1, 3, self.image_size, self.image_size, device=device))
+            out = self.stem(torch.zeros(1, 3, self.image_size, self.image_size, device=device_of(self.stem)))
             for block in self.blocks:
                 samples.append(out)
                 out = block(out)

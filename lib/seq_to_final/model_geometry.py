@@ -34,6 +34,7 @@ import torch
 from torch import nn
 
 from ..metrics.svcca import SEQ_TO_FINAL_LEVELS, Spectrum, svcca_similarity
+from ..train.loop import device_of
 from .architectures import SeqToFinalNet, table7_names
 from .methods import JointModel
 
@@ -59,11 +60,11 @@ def _selected_names(model: nn.Module, selection: Selection) -> list[str]:
 
 
 def parameter_vectors(model: nn.Module, selection: Selection = "code") -> dict[str, np.ndarray]:
-    """Per layer (in model order) its selected parameters flattened and concatenated, float64."""
+    """Per layer (in model order) its selected parameters flattened and concatenated, float64 on the CPU."""
     parameters = dict(model.named_parameters())
     pieces: dict[str, list[np.ndarray]] = {}
     for name in _selected_names(model, selection):
-        pieces.setdefault(layer_of(name), []).append(parameters[name].detach().double().reshape(-1).numpy())
+        pieces.setdefault(layer_of(name), []).append(parameters[name].detach().to("cpu", torch.float64).reshape(-1).numpy())
     return {layer: np.concatenate(parts) for layer, parts in pieces.items()}
 
 
@@ -101,17 +102,19 @@ def weight_projections(model: nn.Module, oracle: nn.Module, historical: nn.Modul
 
 @torch.no_grad()
 def layer_activations(model: SeqToFinalNet, inputs: torch.Tensor, batch_size: int = 500) -> dict[str, np.ndarray]:
-    """The outputs of the stem, every block and the head (logits) on `inputs`, eval mode, flattened per input."""
+    """The outputs of the stem, every block and the head (logits) on `inputs` (moved to the model's device),
+    eval mode, flattened per input, float64 on the CPU."""
     layers = {"stem": model.stem, **{f"blocks.{i}": block for i, block in enumerate(model.blocks)}, "head": model.head}
     outputs: dict[str, list[np.ndarray]] = {name: [] for name in layers}
     hooks = [module.register_forward_hook(
-                 lambda _module, _args, out, name=name: outputs[name].append(out.reshape(len(out), -1).to(torch.float64, copy=True).numpy()))
+                 lambda _module, _args, out, name=name: outputs[name].append(out.reshape(len(out), -1).to("cpu", torch.float64, copy=True).numpy()))
              for name, module in layers.items()]
     was_training = model.training
     model.eval()
+    device = device_of(model)
     try:
         for start in range(0, len(inputs), batch_size):
-            model(inputs[start:start + batch_size])
+            model(inputs[start:start + batch_size].to(device, non_blocking=True))
     finally:
         for hook in hooks:
             hook.remove()

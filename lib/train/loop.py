@@ -54,6 +54,11 @@ def tensor_batches(inputs: torch.Tensor, targets: torch.Tensor, batch_size: int,
     return TensorBatches(inputs, targets, batch_size, seed, shuffle)
 
 
+def device_of(module: nn.Module) -> torch.device:
+    """The device holding `module`'s parameters (the CPU for a module without any)."""
+    return next((parameter.device for parameter in module.parameters()), torch.device("cpu"))
+
+
 def cross_entropy(label_smoothing: float = 0.0) -> Loss:
     """The default loss: cross-entropy of `model(inputs)` against the targets."""
     criterion = nn.CrossEntropyLoss(label_smoothing=label_smoothing)

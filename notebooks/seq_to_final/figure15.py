@@ -31,8 +31,8 @@ panels: list[str] = ["portraits Conv-1"]
 import pandas as pd
 
 from lib.plotting import save_figure, set_style
-from lib.seq_to_final.geometry import GeometrySettings, read_runs, shape_table
-from lib.seq_to_final.path_readings import path_findings
+from lib.seq_to_final.geometry import GeometrySettings, read_runs
+from lib.seq_to_final.path_readings import path_findings, profile_table
 from lib.seq_to_final.geometry_figures import path_figure
 
 set_style()
@@ -56,14 +56,16 @@ pd.set_option("display.width", 200)
 # the code's BatchNorm treatment solid, the mean over the seeds with their range as a band, the statistics
 # re-estimated at every s dashed); here on the
 # sequence and architectures of `panels`. Below the figure, the shape of each path: start, end, rise, dip,
-# last jump and barrier (defined in Figure 1's notebook), mean and standard deviation over the seeds.
+# largest change along the path, last jump and its share of the rise, and barrier (defined in Figure 1's
+# notebook), mean and standard deviation over the seeds, and in how many seeds the path is unchanged along s
+# (w_T = w_(T−1)).
 
 # %%
 print(GeometrySettings.load(geometry_params).portraits)
 runs = read_runs(geometry_params, results_dir)
 fig, data = path_figure(runs, panels)
 save_figure(fig, data, output_dir, "figure15")
-shape_table(runs, panels)
+profile_table(runs, panels)
 
 # %% [markdown]
 # ## 2. Findings
