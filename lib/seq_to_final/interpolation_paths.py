@@ -58,13 +58,14 @@ def recompute_batchnorm_statistics(model: nn.Module, data: Data, batch_size: int
 
 def interpolated_model(model: nn.Module, start: Mapping[str, torch.Tensor], end: Mapping[str, torch.Tensor],
                        s: float, batchnorm: BatchNormReading = "code", statistics_data: Data | None = None,
-                       batch_size: int = 500) -> nn.Module:
-    """A copy of `model` holding the interpolated weights at `s` under the `batchnorm` reading."""
+                       batch_size: int = 500, into: nn.Module | None = None) -> nn.Module:
+    """A copy of `model` holding the interpolated weights at `s` under the `batchnorm` reading (`into`: an
+    earlier copy to overwrite, every parameter and buffer of it, instead of a new one)."""
     if batchnorm not in STATE_READINGS:
         raise ValueError(f"batchnorm must be one of {list(STATE_READINGS)}, got {batchnorm!r}")
     if batchnorm == "recomputed" and statistics_data is None:
         raise ValueError("batchnorm='recomputed' needs statistics_data (e.g. the step's training split)")
-    result = copy.deepcopy(model)
+    result = copy.deepcopy(model) if into is None else into
     result.load_state_dict(interpolated_state(model, dict(start), dict(end), s, STATE_READINGS[batchnorm]))
     if isinstance(result, SideTunedNet):
         result.side_scale = float(s)
@@ -78,10 +79,10 @@ def interpolation_path(model: nn.Module, start: Mapping[str, torch.Tensor], end:
                        statistics_data: Data | None = None, batch_size: int = 500) -> pd.DataFrame:
     """Accuracy on `data` (the final test split) of the interpolated model at each s of `alphas`, computed on
     `model`'s device: columns `alpha`, `accuracy`, `batchnorm`."""
-    device = str(device_of(model))
+    device, working = str(device_of(model)), copy.deepcopy(model)
     rows = [{"alpha": float(s),
-             "accuracy": accuracy(interpolated_model(model, start, end, s, batchnorm, statistics_data, batch_size),
-                                  data, batch_size, device),
+             "accuracy": accuracy(interpolated_model(model, start, end, s, batchnorm, statistics_data, batch_size,
+                                                     into=working), data, batch_size, device),
              "batchnorm": batchnorm}
             for s in alphas]
     return pd.DataFrame(rows)

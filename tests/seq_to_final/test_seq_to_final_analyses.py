@@ -133,6 +133,16 @@ def test_path_endpoints_are_the_two_models(batchnorm, test_data):
     assert path["accuracy"].iloc[-1] == accuracy(end, test_data)
 
 
+@pytest.mark.parametrize("batchnorm", ["code", "interpolated", "recomputed"])
+def test_a_path_reusing_one_copy_equals_a_fresh_copy_at_every_point(batchnorm, test_data):
+    start, end = _two_models()
+    alphas = (1.0, 0.5, 0.0, 0.3)  # out of order: nothing of the point before may survive in the copy
+    path = interpolation_path(start, start.state_dict(), end.state_dict(), test_data, alphas, batchnorm, test_data, 10)
+    fresh = [accuracy(interpolated_model(start, start.state_dict(), end.state_dict(), s, batchnorm, test_data, 10),
+                      test_data) for s in alphas]
+    assert path["accuracy"].tolist() == fresh
+
+
 def test_batchnorm_readings_at_the_midpoint():
     start, end = _two_models()
     key = "stem.1.running_mean"
