@@ -26,5 +26,5 @@ __all__ = ["audits", "precompute", "SETTINGS"]
 SETTINGS = {"study_params": lazy(f"{__name__}.study", "StudySettings.load"),
             "simulation_params": lazy(f"{__name__}.simulation", "SimulationSettings.load"),
             "multicolored_params": lazy(f"{__name__}.multicolored", "MulticoloredSettings.load"),
-            "coloredcoco_params": lazy(f"{__name__}.coloredcoco", "ColoredCocoSettings.load")}
+            "coloredcoco_params": lazy(f"{__name__}.coloredcoco", "load_settings")}
 precompute = lazy(f"{__name__}.ours", "precompute")

@@ -27,6 +27,10 @@ design and replaces the data and the model (every reading is a choice stated her
 
 Reported: in-distribution and out-of-distribution accuracy (%) and their difference `drop`, per approach. One
 stored run per seed holds every approach's per-item predictions on both test sets. No torch at module level.
+
+A settings file's `source` picks the study (`SOURCES`): `digits`, this embedded design (the small tiers), or
+`coco`, ColoredCOCO itself with OpenAI's CLIPs (`coloredcoco_coco`, the full tier). Both give Table 7's frame
+(`run_study`) and the same findings, per backbone.
 """
 
 from __future__ import annotations
@@ -41,8 +45,9 @@ import numpy as np
 import pandas as pd
 
 from ..findings import Finding, Findings, mean_interval
-from ..params import ParamsError, SettingsFile, tier_of
+from ..params import ParamsError, SettingsFile, read_params_file, tier_of
 from ..store import RunContext, StoredRuns, precompute_study
+from .coloredcoco_coco import CocoSettings, CocoStudy, coco_parts
 from .multicolored import COLOURS, colourise, exact_subset
 
 PAPER = "counteranimal"
@@ -69,6 +74,7 @@ class ColoredCocoSettings(SettingsFile):
     `margin`: the out-of-distribution gain over `supervised` (points) above which the CLIP objective's
     robustness counts as non-trivial (the claims file's reading: 5)."""
 
+    source: str
     classes: int
     p_spu: float
     fractions: list[float]
@@ -85,6 +91,8 @@ class ColoredCocoSettings(SettingsFile):
     device: str
 
     def validate(self, path: Path | str) -> None:
+        if self.source != "digits":
+            raise ParamsError(f"{path}: source must be 'digits' for these fields, got {self.source!r}")
         if not 2 <= self.classes <= len(BIASED):
             raise ParamsError(f"{path}: classes must lie in [2, {len(BIASED)}] (one biased colour per class)")
         if not 0 <= self.p_spu <= 1:
@@ -154,12 +162,12 @@ def parts(settings: ColoredCocoSettings, seed: int) -> dict[str, Part]:
                        colours[name]) for name in colours}
 
 
-def show_examples(settings: ColoredCocoSettings, seed: int = 0, per_class: int = 4):
+def show_examples(settings: ColoredCocoSettings | CocoSettings, seed: int = 0, per_class: int = 4):
     """Figure 11's analogue: `per_class` fine-tuning images of each class (rows), then the same test image
     in distribution and out of distribution."""
     import matplotlib.pyplot as plt
 
-    data = parts(settings, seed)
+    data = SOURCES[settings.source][2](settings, seed)
     fig, axes = plt.subplots(settings.classes, per_class + 2, figsize=(0.9 * (per_class + 2), 0.9 * settings.classes))
     for label, row in enumerate(axes):
         shown = [data["train"].images[i] for i in np.flatnonzero(data["train"].labels == label)[:per_class]]
@@ -249,7 +257,8 @@ class ColoredCocoStudy(StoredRuns):
 
     def config(self, seed: int) -> dict[str, Any]:
         """What determines a run's result (its store key is a hash of this)."""
-        shared = {key: value for key, value in vars(self.settings).items() if key not in ("seeds", "margin", "device")}
+        shared = {key: value for key, value in vars(self.settings).items()
+                  if key not in ("source", "seeds", "margin", "device")}  # "source": the study's name says it
         return {"study": "coloredcoco", **shared, "seed": seed}
 
     def _run(self, seed: int) -> pd.DataFrame:
@@ -260,58 +269,90 @@ class ColoredCocoStudy(StoredRuns):
                 for approach, classify in approaches.items() for name in TEST_SETS]
         return pd.concat(rows, ignore_index=True).assign(seed=seed, train_size=len(data["train"].labels))
 
+    def table(self) -> pd.DataFrame:
+        """Table 7's frame: every run's accuracies, our model as the backbone."""
+        return self.summary(accuracies).assign(backbone=BACKBONE)
+
+
+RUN_KEYS = ("backbone", "seed", "approach", "point", "lr", "weight_decay", "warmup_steps")  # those a run has
+
 
 def accuracies(run: pd.DataFrame) -> pd.DataFrame:
-    """Table 7's cells of each approach in a run: accuracy (%) in and out of distribution and their `drop`."""
-    correct = (run["prediction"] == run["label"]).groupby([run["seed"], run["approach"], run["test_set"]],
-                                                          sort=False).mean()
+    """Table 7's cells of each approach (and grid point) in a run: accuracy (%) in and out of distribution and
+    their `drop`."""
+    keys = [key for key in RUN_KEYS if key in run]
+    correct = (run["prediction"] == run["label"]).groupby([run[key] for key in [*keys, "test_set"]], sort=False,
+                                                          dropna=False).mean()
     wide = (100 * correct).unstack("test_set").rename(columns=TEST_SETS).reset_index()
     wide[METRICS[2]] = wide[METRICS[0]] - wide[METRICS[1]]
-    return wide.melt(id_vars=["seed", "approach"], value_vars=list(METRICS), var_name="metric")
+    return wide.melt(id_vars=keys, value_vars=list(METRICS), var_name="metric")
 
 
-def run_study(params_file: str, results_dir: str) -> tuple[ColoredCocoSettings, pd.DataFrame]:
+SOURCES: dict[str, tuple[type, type, Callable]] = {  # source -> settings, study, a seed's parts
+    "digits": (ColoredCocoSettings, ColoredCocoStudy, parts), "coco": (CocoSettings, CocoStudy, coco_parts)}
+
+
+def load_settings(params_file: str | Path) -> ColoredCocoSettings | CocoSettings:
+    """A study's settings, read strictly by the class its `source` names."""
+    source = read_params_file(params_file).get("source")
+    if source not in SOURCES:
+        raise ParamsError(f"{params_file}: source must be one of {list(SOURCES)}, got {source!r}")
+    return SOURCES[source][0].load(params_file)
+
+
+def study(settings: ColoredCocoSettings | CocoSettings, results_dir: Path, context: RunContext) -> StoredRuns:
+    """The stored study of the settings' source."""
+    return SOURCES[settings.source][1](settings, results_dir, context)
+
+
+def run_study(params_file: str, results_dir: str) -> tuple[ColoredCocoSettings | CocoSettings, pd.DataFrame]:
     """The settings and every run's accuracies (computed where missing), in Table 7's columns (`backbone`,
     `approach`, `metric`, `value`) with `seed` and the settings file's `tier`."""
-    settings = ColoredCocoSettings.load(params_file)
-    study = ColoredCocoStudy(settings, Path(results_dir), RunContext(params_file=params_file, device=settings.device))
-    return settings, study.summary(accuracies).assign(backbone=BACKBONE, tier=tier_of(params_file))
+    settings = load_settings(params_file)
+    runs = study(settings, Path(results_dir), RunContext(params_file=params_file, device=settings.device))
+    return settings, runs.table().assign(tier=tier_of(params_file))
 
 
 def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
     """Compute the study's runs (`coloredcoco_params`, `results_dir`) if a notebook of `artefacts` reads them."""
     if not set(artefacts) & set(ARTEFACTS):
         return 0
-    return precompute_study(ColoredCocoSettings.load, ColoredCocoStudy,
+    return precompute_study(load_settings, study,
                             {"study_params": params["coloredcoco_params"], "results_dir": params["results_dir"]},
                             artefacts, ARTEFACTS)
 
 
 # -- the findings ----------------------------------------------------------------------------------
-def _per_seed(frame: pd.DataFrame, metric: str) -> pd.DataFrame:
-    """Seeds x approaches: one metric."""
-    return frame[frame["metric"] == metric].pivot_table(index="seed", columns="approach", values="value")
+def _per_seed(frame: pd.DataFrame, metric: str) -> list[tuple[str, pd.DataFrame]]:
+    """Per backbone, seeds x approaches of one metric, with the label prefix naming the backbone (none when the
+    frame has one backbone)."""
+    chosen = frame[frame["metric"] == metric]
+    parts = list(chosen.groupby("backbone", sort=False)) if "backbone" in chosen else [("", chosen)]
+    return [(f"{backbone}: " if len(parts) > 1 else "",
+             part.pivot_table(index="seed", columns="approach", values="value")) for backbone, part in parts]
 
 
 def findings(frame: pd.DataFrame, margin: float) -> Findings:
-    """Table 7's claim on our run, per prompt: the CLIP objective's out-of-distribution accuracy minus supervised
-    fine-tuning's stays below `margin` points (no non-trivial robustness), judged by a t-interval over seeds."""
-    ood = _per_seed(frame, METRICS[1])
+    """Table 7's claim on our run, per backbone and prompt: the CLIP objective's out-of-distribution accuracy
+    minus supervised fine-tuning's stays below `margin` points (no non-trivial robustness), judged by a t-interval
+    over seeds."""
     out = []
-    for approach in CLIP_OBJECTIVE:
-        gap = (ood[approach] - ood["supervised"]).to_numpy()
-        out.append(Finding(f"out-of-distribution accuracy, {approach} − supervised (points)", float(gap.mean()),
-                           mean_interval(gap, "seeds"), "the CLIP objective gives no non-trivial robustness over "
-                           f"supervised fine-tuning (read: gains at most {margin:g} points)", "<", margin,
-                           "RN50 -4.6 / -5.1, ViT-B/16 +19.7 / +0.3 (obj / objbkg, Table 7)"))
+    for prefix, ood in _per_seed(frame, METRICS[1]):
+        for approach in CLIP_OBJECTIVE:
+            gap = (ood[approach] - ood["supervised"]).to_numpy()
+            out.append(Finding(f"{prefix}out-of-distribution accuracy, {approach} − supervised (points)",
+                               float(gap.mean()), mean_interval(gap, "seeds"), "the CLIP objective gives no "
+                               f"non-trivial robustness over supervised fine-tuning (read: gains at most {margin:g} "
+                               "points)", "<", margin, "RN50 -4.6 / -5.1, ViT-B/16 +19.7 / +0.3 (obj / objbkg, "
+                               "Table 7)"))
     return Findings(out)
 
 
 def drop_findings(frame: pd.DataFrame) -> Findings:
-    """The design's premise, per fine-tuned approach: in- minus out-of-distribution accuracy above 0 (it leans on
-    the colour), judged by a t-interval over seeds."""
-    drops = _per_seed(frame, METRICS[2])
-    return Findings([Finding(f"{approach}: in- minus out-of-distribution accuracy (points)",
+    """The design's premise, per backbone and fine-tuned approach: in- minus out-of-distribution accuracy above 0
+    (it leans on the colour), judged by a t-interval over seeds."""
+    return Findings([Finding(f"{prefix}{approach}: in- minus out-of-distribution accuracy (points)",
                              float(drops[approach].mean()), mean_interval(drops[approach].to_numpy(), "seeds"),
                              "fine-tuned CLIPs and supervised models are sensitive to the spurious colour", ">", 0.0,
-                             "drops of 77-95 points (Table 7)") for approach in FINE_TUNED])
+                             "drops of 77-95 points (Table 7)")
+                     for prefix, drops in _per_seed(frame, METRICS[2]) for approach in FINE_TUNED])

@@ -16,6 +16,8 @@ Layouts (column `layout`; lib/registry/DATASETS.md describes each dataset's choi
   ImageNet-1K targets (`lib.data.objectnet`).
 - `counteranimal`: `<imagenet index> <name>/{common,counter}-<background>/` class folders, each item
   with its group and background (`lib.data.counteranimal`).
+- `coco_instances`: COCO 2017's `annotations/instances_train2017.json` and `train2017/`, one item per kept
+  object of ColoredCOCO's nine classes, with its mask (`lib.data.coco`).
 Column `splits` lists the split names a dataset is opened with (empty: one split); column `options`
 holds `key=value` loader options (e.g. the iNaturalist `target` and `subset`).
 """
@@ -32,6 +34,7 @@ import pandas as pd
 from ..paths import DATA_ROOT_ENV, REGISTRY_DIR, data_root
 from .cars import stanford_cars
 from .cifar import cifar10, cifar100
+from .coco import coco_instances
 from .counteranimal import counteranimal
 from .folders import LABEL_SPACES, FolderImages, seeded_split
 from .inaturalist import inat2021
@@ -52,6 +55,7 @@ LOADERS: dict[str, Callable[..., LabelledImages]] = {
     "stanford_cars_devkit": stanford_cars,
     "objectnet": objectnet,
     "counteranimal": counteranimal,
+    "coco_instances": coco_instances,
 }
 LAYOUTS = FOLDER_LAYOUTS + tuple(LOADERS)
 IMAGENET_C_CORRUPTIONS = (

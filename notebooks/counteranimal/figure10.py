@@ -62,8 +62,9 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 
 # %% [markdown]
 # ## 5. Our run
-# Table 7's ColoredCOCO-style study on background-coloured digits (`lib.counteranimal.coloredcoco`; settings: the
-# file `coloredcoco_params` names; its design, findings and what the toy cannot test are in Table 7's notebook),
+# Table 7's ColoredCOCO-style study on background-coloured digits at `tiny` and `mini`, ColoredCOCO itself with
+# OpenAI's CLIPs at `full` (`lib.counteranimal.coloredcoco`; settings: the file `coloredcoco_params` names; its
+# design, findings and what the toy cannot test are in Table 7's notebook),
 # drawn beside the paper's backbones by the same function on the same 0–100 axis: the mean over seeds, each seed
 # a dot.
 

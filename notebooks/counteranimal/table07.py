@@ -63,7 +63,14 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # Zero-shot models are the most robust here.
 
 # %% [markdown]
-# ## 5. Our run: a ColoredCOCO-style study on background-coloured digits
+# ## 5. Our run: ColoredCOCO at `full`, a ColoredCOCO-style study on background-coloured digits below it
+# **At `full`** (`lib.counteranimal.coloredcoco_coco`, the settings' `source: coco`): ColoredCOCO itself, built as
+# Ahmed et al. 2021's maker builds it from COCO 2017 (the largest object of each of nine classes per image, pasted
+# at 64 px on a background of 0.75 × its colour; 800 fine-tuning and 100 test objects a class), OpenAI's CLIP RN50
+# and ViT-B/16 from the model registry, the four approaches below with the real towers and captions, and every
+# fine-tuning over the paper's 3 × 3 × 2 grid, the best in-distribution test accuracy kept. It needs COCO and the
+# weights, so it runs on a GPU machine, not here. **At `tiny` and `mini`**, the embedded design that follows.
+#
 # **The data** (`lib.counteranimal.coloredcoco`; settings: the file `coloredcoco_params` names): scikit-learn's
 # 8 × 8 digits 0–8 (nine classes, as the paper's nine COCO classes) on a coloured background, each class's digits
 # split per seed into a pretraining, a fine-tuning and a test part. Fine-tuning set and in-distribution test:
@@ -88,7 +95,7 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # **What the toy cannot test.** Our CLIP is an MLP pretrained on 650 digits, not OpenAI's RN50 / ViT-B/16 on 400M
 # image-text pairs; its text side is a lookup of two words, so "weak language understanding", the paper's
 # alternative explanation, cannot arise; and the colour fills the whole background, a stronger cue than a
-# COCO object's surroundings. The `full` tier runs the same embedded study: no COCO source is implemented.
+# COCO object's surroundings. The `full` tier tests the claim itself, on ColoredCOCO with OpenAI's CLIPs.
 
 # %%
 from lib.counteranimal.coloredcoco import drop_findings, findings, run_study, show_examples

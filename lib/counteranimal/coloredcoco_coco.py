@@ -1,0 +1,345 @@
+"""ColoredCOCO itself (Table 7, Sec. 6, App. D.3): COCO objects pasted on coloured backgrounds, OpenAI's CLIP RN50
+and ViT-B/16 used zero-shot, fine-tuned with the CLIP objective (obj / objbkg captions) or fine-tuned with a
+supervised MLP head, each fine-tuning over the paper's grid with the best in-distribution test accuracy kept. The
+full tier's study (`source: coco`); the small tiers run the embedded design of `coloredcoco` (`source: digits`).
+Every reading of what the paper leaves open is stated here.
+
+The data (after Ahmed et al. 2021's maker; `lib.data.coco` gives its readings):
+- Objects: the registry dataset `dataset` (COCO 2017 train, `lib.data.coco`), the first `classes` of Ahmed et
+  al.'s nine classes; per class, the largest object of the class in each image holding it, of area at least 10,000
+  pixels, images in id order. The first `train_per_class` objects of each class fine-tune, the next `test_per_class` test (the paper
+  gives no sizes: the maker's 800 and 100).
+- Images: each object's photo and mask at `image_size` pixels (the maker's 64), the background 0.75 x its colour.
+- Colours: `palette(palette_seed)`: the maker's nine biased colours (class c's is `BIASED_RGB[c]`), then ten
+  colours drawn as the maker draws its "unbiased" ones (uniform RGB at squared distance above 2500 from every
+  biased colour), seeded. Fine-tuning and in-distribution test: exactly round(p_spu n) of each class on its biased
+  colour, the rest on one of the ten (`coloredcoco.biased_colours`, as the embedded study; the maker draws each
+  image's with probability p_spu). Out-of-distribution test: the same images, each on another class's biased
+  colour drawn uniformly (`coloredcoco.shifted_colours`; the maker's "systematic generalisation" test set, the
+  paper's "other 8 biased colors").
+- Colour words in objbkg captions: the nearest CSS4 colour name of each palette entry (matplotlib's table, RGB
+  distance), e.g. "darkgreen"; the paper does not give its colour labels.
+
+The models and approaches (`backbones`: model-registry keys; open_clip towers with their OpenAI weights):
+- Inputs: the composite resized (bicubic) to the tower's input size and normalised with its mean and std
+  (`TowerInputs`), i.e. open_clip's preprocessing of a square image.
+- `zero shot`: the class whose prompt "a photo of <object>" is most similar (one template, `OBJ`).
+- `obj`, `objbkg`: the CLIP objective on (image, caption) batches (`lib.finetune.zeroshot.flyp_loss`: symmetric
+  InfoNCE, the learnable logit scale clamped at 100 after each step; a batch's repeated captions count as
+  negatives, notes P12), captions `OBJ` or `OBJBKG`; classified as `zero shot` is, by the obj prompts.
+- `supervised`: the image tower with a new MLP head (Linear-ReLU-Linear, hidden width the tower's embedding
+  width), cross-entropy, every weight trained.
+- Fine-tuning: `lib.train.loop.train` with AdamW (betas 0.9 / 0.999, lib's; open_clip's trainer uses 0.98 and
+  eps 1e-6), `epochs` of batches of `batch_size`, linear warm-up over `warmup_steps` then cosine, bf16 autocast on
+  CUDA when `amp`; every lr x weight decay x warm-up of the grid (the paper's {1e-3, 1e-4, 1e-5} x {1e-1, 1e-3,
+  1e-5} x {0, 1000}) is one stored run. Per backbone, seed and approach the run with the best in-distribution
+  test accuracy is reported, as the paper selects (`selected`).
+
+Reported as the embedded study: in-distribution and out-of-distribution accuracy (%) and their `drop`, per
+approach, in `coloredcoco.run_study`'s frame, `backbone` the registry row's label. No torch at module level.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..params import ParamsError, SettingsFile
+from ..store import StoredRuns
+
+PAPER = "counteranimal"
+GRID_COLUMNS = ["lr", "weight_decay", "warmup_steps"]
+OBJ = "a photo of {object}"
+OBJBKG = "a photo of {object} in {colour} background"
+BIASED_RGB = np.array([(0, 100, 0), (188, 143, 143), (255, 0, 0), (255, 215, 0), (0, 255, 0), (65, 105, 225),
+                       (0, 225, 225), (0, 0, 255), (255, 20, 147)])  # the maker's biased colours, class order
+UNBIASED = 10  # the maker's "10 different randomly chosen colors"
+MIN_SQUARED_DISTANCE = 2500  # the maker's "sufficiently different": squared RGB distance to every biased colour
+
+
+@dataclass(frozen=True)
+class CocoSettings(SettingsFile):
+    """The full tier's study, as written in `params/full/counteranimal/coloredcoco.yaml` (`source: coco`); the
+    fields are described in the module docstring; the dataset is read from the data root ($ROBUSTNESS_DATA_ROOT)."""
+
+    source: str
+    dataset: str
+    classes: int
+    p_spu: float
+    train_per_class: int
+    test_per_class: int
+    image_size: int
+    palette_seed: int
+    backbones: list[str]
+    lrs: list[float]
+    weight_decays: list[float]
+    warmup_steps: list[int]
+    epochs: int
+    batch_size: int
+    seeds: list[int]
+    margin: float
+    device: str
+    amp: bool
+
+    def validate(self, path: Path | str) -> None:
+        from ..data.coco import COLOREDCOCO_CLASSES
+        from ..data.registry import registry as datasets
+        from ..models.registry import registry as models
+
+        if self.source != "coco":
+            raise ParamsError(f"{path}: source must be 'coco' for these fields, got {self.source!r}")
+        if self.dataset not in datasets():
+            raise ParamsError(f"{path}: dataset {self.dataset!r} is not in lib/registry/datasets.csv")
+        if not 2 <= self.classes <= len(COLOREDCOCO_CLASSES):
+            raise ParamsError(f"{path}: classes must lie in [2, {len(COLOREDCOCO_CLASSES)}]")
+        if not 0 <= self.p_spu <= 1:
+            raise ParamsError(f"{path}: p_spu must lie in [0, 1]")
+        unknown = [key for key in self.backbones if key not in models() or models()[key].library != "open_clip"]
+        if unknown or not self.backbones:
+            raise ParamsError(f"{path}: backbones must be open_clip rows of lib/registry/models.csv; not: {unknown}")
+        if not (self.seeds and self.lrs and self.weight_decays and self.warmup_steps):
+            raise ParamsError(f"{path}: seeds, lrs, weight_decays and warmup_steps must not be empty")
+        if min(self.train_per_class, self.test_per_class, self.image_size, self.epochs, self.batch_size) < 1 \
+                or min(self.lrs) <= 0 or min(self.weight_decays) < 0 or min(self.warmup_steps) < 0:
+            raise ParamsError(f"{path}: sizes, epochs and batch_size must be positive, lrs positive, weight "
+                              "decays and warm-ups non-negative")
+
+    def grid(self) -> list[dict[str, float | int]]:
+        """Every fine-tuning configuration: lr x weight decay x warm-up steps."""
+        return [{"lr": lr, "weight_decay": wd, "warmup_steps": warmup}
+                for lr, wd, warmup in itertools.product(self.lrs, self.weight_decays, self.warmup_steps)]
+
+
+# -- the data --------------------------------------------------------------------------------------
+def palette(seed: int) -> np.ndarray:
+    """RGB (0-255) colours: the nine biased ones, then `UNBIASED` drawn as the maker draws them, from `seed`."""
+    rng = np.random.default_rng(seed)
+    drawn: list[np.ndarray] = []
+    while len(drawn) < UNBIASED:
+        colour = rng.integers(0, 255, 3)
+        if np.min(np.sum((colour - BIASED_RGB) ** 2, axis=1)) > MIN_SQUARED_DISTANCE:
+            drawn.append(colour)
+    return np.concatenate([BIASED_RGB, np.array(drawn)])
+
+
+def colour_names(colours: np.ndarray) -> list[str]:
+    """The nearest CSS4 colour name (matplotlib's table) of each RGB (0-255) colour."""
+    from matplotlib.colors import CSS4_COLORS, to_rgb
+
+    names = sorted(CSS4_COLORS)
+    table = np.array([to_rgb(CSS4_COLORS[name]) for name in names]) * 255
+    return [names[int(np.argmin(np.sum((table - colour) ** 2, axis=1)))] for colour in colours]
+
+
+@functools.lru_cache(maxsize=1)
+def _objects(dataset: str, classes: int, train_per_class: int, test_per_class: int,
+             image_size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(photos, masks, labels, is_test): each kept object's photo (N, size, size, 3) and mask (N, size, size) in
+    [0, 1], read once per process."""
+    from ..data.coco import COLOREDCOCO_CLASSES, resized_object
+    from ..data.registry import open_dataset
+
+    objects = open_dataset(dataset)
+    wanted = train_per_class + test_per_class
+    chosen = []
+    for label, name in enumerate(COLOREDCOCO_CLASSES[:classes]):
+        members = [i for i in range(len(objects)) if objects.target(i) == label][:wanted]
+        if len(members) < wanted:
+            raise ValueError(f"ColoredCOCO: class {name!r} has {len(members)} objects in {dataset}, fewer than "
+                             f"train_per_class + test_per_class = {wanted}")
+        chosen += [(i, label, rank >= train_per_class) for rank, i in enumerate(members)]
+    photos, masks = zip(*(resized_object(np.asarray(objects.image(i)), objects.mask(i), image_size)
+                          for i, _, _ in chosen))
+    _, labels, is_test = zip(*chosen)
+    return np.stack(photos), np.stack(masks), np.array(labels), np.array(is_test)
+
+
+def coco_parts(settings: CocoSettings, seed: int) -> dict[str, Any]:
+    """`train`, `id` and `ood` of one seed (`coloredcoco.Part`, images (N, 3, size, size) float32 in [0, 1]);
+    `id` and `ood` hold the same objects and differ in their background colours alone."""
+    from ..data.coco import paint_background
+    from .coloredcoco import Part, biased_colours, shifted_colours
+
+    photos, masks, labels, is_test = _objects(settings.dataset, settings.classes,
+                                              settings.train_per_class, settings.test_per_class, settings.image_size)
+    rng = np.random.default_rng([seed, settings.classes, round(1000 * settings.p_spu)])
+    colours = palette(settings.palette_seed)
+    train, test = ~is_test, is_test
+    drawn = {"train": (train, biased_colours(labels[train], settings.p_spu, rng)),
+             "id": (test, biased_colours(labels[test], settings.p_spu, rng)),
+             "ood": (test, shifted_colours(labels[test], settings.classes, rng))}
+    return {name: Part(paint_background(photos[rows], masks[rows], colours[index]).transpose(0, 3, 1, 2),
+                       labels[rows], index)
+            for name, (rows, index) in drawn.items()}
+
+
+# -- the models and approaches (torch) -----------------------------------------------------------------
+def tower_inputs(model):
+    """A module turning (N, 3, h, w) images in [0, 1] into the image tower's inputs: resized (bicubic) to its
+    input size, normalised with its mean and std (open_clip's preprocessing config; OpenAI's by default)."""
+    import torch
+    from open_clip.constants import OPENAI_DATASET_MEAN, OPENAI_DATASET_STD
+    from torch import nn
+    from torch.nn import functional
+
+    config = getattr(model.visual, "preprocess_cfg", {}) or {}
+    size = model.visual.image_size
+    size = tuple(size) if isinstance(size, (tuple, list)) else (size, size)
+
+    class TowerInputs(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.register_buffer("mean", torch.tensor(config.get("mean", OPENAI_DATASET_MEAN)).view(1, 3, 1, 1))
+            self.register_buffer("std", torch.tensor(config.get("std", OPENAI_DATASET_STD)).view(1, 3, 1, 1))
+
+        def forward(self, images: torch.Tensor) -> torch.Tensor:
+            resized = functional.interpolate(images, size=size, mode="bicubic", align_corners=False).clamp(0, 1)
+            return (resized - self.mean) / self.std
+
+    return TowerInputs()
+
+
+def captions(approach: str, objects: Sequence[str], colours: Sequence[str]) -> list[str]:
+    """The captions of an approach, indexed by label (obj) or by label x len(colours) + colour (objbkg)."""
+    if approach == "objbkg":
+        return [OBJBKG.format(object=o, colour=c) for o in objects for c in colours]
+    return [OBJ.format(object=o) for o in objects]
+
+
+def train_config(settings: CocoSettings, config: dict, steps_per_epoch: int, seed: int):
+    """The `TrainConfig` of one grid point (the warm-up given in steps, the lr unscaled)."""
+    from ..train.config import TrainConfig
+
+    return TrainConfig(epochs=settings.epochs, batch_size=settings.batch_size, base_lr=config["lr"],
+                       reference_batch=settings.batch_size, weight_decay=config["weight_decay"], optimizer="adamw",
+                       warmup_epochs=config["warmup_steps"] / steps_per_epoch, seed=seed, device=settings.device,
+                       amp=settings.amp)
+
+
+def approach_predictions(model, tokenizer, data: dict[str, Any], approach: str, config: dict | None,
+                         settings: CocoSettings, seed: int) -> dict[str, np.ndarray]:
+    """Predicted labels on `id` and `ood` of one approach (`config`: its grid point; None for `zero shot`),
+    `model` the pretrained open_clip CLIP (fine-tuned in place)."""
+    import torch
+    from torch import nn
+
+    from ..data.coco import COLOREDCOCO_CLASSES
+    from ..evaluate.predictions import predict_ranked, top_k
+    from ..finetune.zeroshot import ZeroShotClassifier, clamp_logit_scale_, flyp_loss
+    from ..train.loop import tensor_batches, train
+    from .coloredcoco import CLIP_OBJECTIVE
+
+    objects = [name.replace("_", " ") for name in COLOREDCOCO_CLASSES[:settings.classes]]
+    inputs = tower_inputs(model).to(settings.device)
+    part = data["train"]
+    images, labels = torch.as_tensor(part.images), torch.as_tensor(part.labels)
+    if approach == "supervised":
+        width = model.visual.output_dim
+        classifier = nn.Sequential(inputs, model.visual, nn.Linear(width, width), nn.ReLU(),
+                                   nn.Linear(width, settings.classes))
+        batches = tensor_batches(images, labels, settings.batch_size, seed)
+        train(classifier, batches, train_config(settings, config, len(batches), seed))
+    else:
+        if approach in CLIP_OBJECTIVE:
+            names = colour_names(palette(settings.palette_seed))
+            tokens = tokenizer(captions(approach, objects, names)).to(settings.device)
+            targets = labels * len(names) + torch.as_tensor(part.colours) if approach == "objbkg" else labels
+
+            def clip_loss(clip: nn.Module, x: torch.Tensor, caption: torch.Tensor) -> torch.Tensor:
+                return flyp_loss(clip, inputs(x), caption, tokens)
+
+            batches = tensor_batches(images, targets, settings.batch_size, seed)
+            train(model, batches, train_config(settings, config, len(batches), seed), loss=clip_loss,
+                  after_step=clamp_logit_scale_)
+        obj_tokens = tokenizer(captions("obj", objects, [])).unsqueeze(1).to(settings.device)
+        classifier = nn.Sequential(inputs, ZeroShotClassifier(model.to(settings.device), obj_tokens, "frozen"))
+    predicted = {}
+    for name in ("id", "ood"):
+        test = data[name]
+        batches = tensor_batches(torch.as_tensor(test.images), torch.as_tensor(test.labels), settings.batch_size,
+                                 seed=0, shuffle=False)
+        ranked, _ = predict_ranked(classifier, batches, top_k(1), settings.device, settings.amp)
+        predicted[name] = ranked[:, 0]
+    return predicted
+
+
+# -- the stored study -----------------------------------------------------------------------------
+def backbone_label(key: str) -> str:
+    """A backbone's label in Table 7's `backbone` column: its registry row's label (e.g. CLIP-OpenAI-RN50)."""
+    from ..models.registry import spec
+
+    return spec(key).paper_label
+
+
+class CocoStudy(StoredRuns):
+    """One stored run per backbone, seed, approach and grid point (zero shot: one): predictions on both test
+    sets."""
+
+    paper = PAPER
+    settings: CocoSettings
+
+    def jobs(self) -> list[tuple[dict[str, Any], Callable[[], pd.DataFrame]]]:
+        """`(config, compute)` of every run; a missing dataset stops here, before any compute."""
+        from ..data.labelled import DatasetMissingError
+        from ..data.registry import spec
+        from .coloredcoco import FINE_TUNED
+
+        dataset = spec(self.settings.dataset)
+        if not dataset.path().is_dir():
+            raise DatasetMissingError(dataset.missing_message())
+        points = [("zero shot", None)] + [(a, c) for a in FINE_TUNED for c in self.settings.grid()]
+        return [(self.config(backbone, seed, approach, config),
+                 functools.partial(self._run, backbone, seed, approach, config))
+                for backbone in self.settings.backbones for seed in self.settings.seeds for approach, config in points]
+
+    def config(self, backbone: str, seed: int, approach: str, config: dict | None) -> dict[str, Any]:
+        """What determines a run's result (its store key is a hash of this)."""
+        shared = {key: value for key, value in vars(self.settings).items()
+                  if key not in ("seeds", "margin", "device", "backbones", "lrs", "weight_decays",
+                                 "warmup_steps")}
+        return {"study": "coloredcoco_coco", **shared, "backbone": backbone, "seed": seed, "approach": approach,
+                **(config or {})}
+
+    def _run(self, backbone: str, seed: int, approach: str, config: dict | None) -> pd.DataFrame:
+        import torch
+
+        from ..models.clip import tokenizer_for
+        from ..models.registry import load_pretrained
+
+        data = coco_parts(self.settings, seed)
+        torch.manual_seed(seed)
+        predicted = approach_predictions(load_pretrained(backbone), tokenizer_for(backbone), data, approach, config,
+                                         self.settings, seed)
+        point = {"point": grid_point(config), **(config or dict.fromkeys(GRID_COLUMNS, np.nan))}
+        rows = [pd.DataFrame({"approach": approach, "test_set": name, "label": data[name].labels,
+                              "colour": data[name].colours, "prediction": predicted[name]})
+                for name in ("id", "ood")]
+        return pd.concat(rows, ignore_index=True).assign(backbone=backbone_label(backbone), seed=seed,
+                                                         train_size=len(data["train"].labels), **point)
+
+    def table(self) -> pd.DataFrame:
+        """Table 7's frame: per backbone, seed and approach, the accuracies of the selected grid point."""
+        from .coloredcoco import accuracies
+
+        return selected(self.summary(accuracies))
+
+
+def grid_point(config: dict | None) -> str:
+    """A grid point's label ("none" for zero shot)."""
+    return "none" if config is None else ", ".join(f"{key} {config[key]:g}" for key in GRID_COLUMNS)
+
+
+def selected(accuracies: pd.DataFrame) -> pd.DataFrame:
+    """Per backbone, seed and approach, the grid point (`point`) with the best in-distribution accuracy (the
+    paper's selection; a tie to the first in grid order): its rows of `accuracies`."""
+    keys = ["backbone", "seed", "approach"]
+    in_distribution = accuracies[accuracies["metric"] == "in-distribution"]
+    best = in_distribution.loc[in_distribution.groupby(keys, sort=False)["value"].idxmax(), keys + ["point"]]
+    return accuracies.merge(best, on=keys + ["point"])

@@ -1,0 +1,194 @@
+"""ColoredCOCO itself (the full tier of Table 7): the palette and colour words, the captions, the grid and its
+selection, the settings read by source, and every approach run through a random-init tiny open_clip CLIP."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from lib.counteranimal import coloredcoco
+from lib.counteranimal import coloredcoco_coco as coco
+from lib.params import ParamsError
+
+FULL = "params/full/counteranimal/coloredcoco.yaml"
+
+
+@pytest.fixture(scope="module")
+def full() -> coco.CocoSettings:
+    return coloredcoco.load_settings(FULL)
+
+
+def test_every_tier_is_read_by_the_class_its_source_names(full):
+    assert isinstance(full, coco.CocoSettings) and full.backbones == ["ca_clip_rn50_openai", "ca_clip_vit_b_16_openai"]
+    assert len(full.grid()) == 18 and full.grid()[0] == {"lr": 0.001, "weight_decay": 0.1, "warmup_steps": 0}
+    for tier in ("tiny", "mini"):
+        assert isinstance(coloredcoco.load_settings(f"params/{tier}/counteranimal/coloredcoco.yaml"),
+                          coloredcoco.ColoredCocoSettings)
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"source": "cifar"}, "source must be one of ['digits', 'coco']"),
+    ({"backbones": ["ca_resnet50_in1k"]}, "backbones must be open_clip rows"),
+    ({"dataset": "coco2014"}, "dataset 'coco2014' is not in lib/registry/datasets.csv"),
+    ({"lrs": []}, "must not be empty"),
+    ({"colour": "red"}, "unknown parameter(s) ['colour']"),
+])
+def test_bad_full_settings_stop_with_one_line(full, change, message, tmp_path):
+    import yaml
+
+    path = tmp_path / "params" / "full" / "counteranimal" / "coloredcoco.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_text(yaml.safe_dump({**dataclasses.asdict(full), **change}))
+    with pytest.raises(ParamsError) as error:
+        coloredcoco.load_settings(path)
+    assert message in str(error.value) and "\n" not in str(error.value)
+
+
+def test_the_palette_is_the_makers_biased_colours_then_ten_far_from_them():
+    colours = coco.palette(0)
+    assert colours.shape == (19, 3) and np.array_equal(colours[:9], coco.BIASED_RGB)
+    distances = ((colours[9:, None, :] - coco.BIASED_RGB[None]) ** 2).sum(-1)
+    assert distances.min() > coco.MIN_SQUARED_DISTANCE and colours.min() >= 0 and colours.max() <= 255
+    assert np.array_equal(coco.palette(0), colours) and not np.array_equal(coco.palette(1), colours)
+
+
+def test_colour_words_are_the_nearest_css_names():
+    assert coco.colour_names(np.array([(255, 0, 0), (0, 100, 0), (255, 20, 147), (1, 1, 254)])) == \
+        ["red", "darkgreen", "deeppink", "blue"]
+
+
+def test_captions_are_indexed_by_label_then_colour():
+    assert coco.captions("obj", ["dog", "bus"], ["red", "blue"]) == ["a photo of dog", "a photo of bus"]
+    objbkg = coco.captions("objbkg", ["dog", "bus"], ["red", "blue"])
+    assert objbkg[1 * 2 + 0] == "a photo of bus in red background" and len(objbkg) == 4
+
+
+def test_the_selection_keeps_the_best_in_distribution_point_per_backbone_seed_and_approach():
+    rows = []
+    for point, (in_dist, ood) in {"a": (90.0, 10.0), "b": (95.0, 5.0), "c": (95.0, 50.0)}.items():
+        rows += [{"backbone": "B", "seed": 0, "approach": "obj", "point": point, "metric": metric, "value": value}
+                 for metric, value in (("in-distribution", in_dist), ("out-of-distribution", ood),
+                                       ("drop", in_dist - ood))]
+    rows += [{"backbone": "B", "seed": 0, "approach": "zero shot", "point": "none", "metric": "in-distribution",
+              "value": 60.0}]
+    chosen = coco.selected(pd.DataFrame(rows))
+    assert set(chosen.loc[chosen["approach"] == "obj", "point"]) == {"b"}  # the tie goes to the first in grid order
+    assert chosen.loc[chosen["approach"] == "obj"].set_index("metric")["value"].to_dict() == \
+        {"in-distribution": 95.0, "out-of-distribution": 5.0, "drop": 90.0}
+    assert len(chosen[chosen["approach"] == "zero shot"]) == 1
+
+
+def test_a_missing_coco_stops_the_study_before_any_compute(full, tmp_path, monkeypatch):
+    from lib.data.labelled import DatasetMissingError
+    from lib.paths import DATA_ROOT_ENV
+
+    monkeypatch.setenv(DATA_ROOT_ENV, str(tmp_path))
+    with pytest.raises(DatasetMissingError, match=r"coco2017_train.*not found at .*coco.*Licence"):
+        coco.CocoStudy(full, tmp_path).jobs()
+
+
+def test_the_study_has_one_run_per_backbone_seed_approach_and_grid_point(full, tmp_path, monkeypatch):
+    from lib.paths import DATA_ROOT_ENV
+
+    monkeypatch.setenv(DATA_ROOT_ENV, str(tmp_path))
+    (tmp_path / "coco").mkdir()
+    jobs = coco.CocoStudy(full, tmp_path).jobs()
+    assert len(jobs) == 2 * 3 * (1 + 3 * 18)
+    configs = [config for config, _ in jobs]
+    assert len({str(sorted(c.items())) for c in configs}) == len(configs)  # every run its own store key
+    assert configs[0]["approach"] == "zero shot" and "lr" not in configs[0] and configs[1]["lr"] == 0.001
+
+
+def _tiny_data(classes: int = 3, per_class: int = 4, size: int = 16, seed: int = 0) -> dict[str, coloredcoco.Part]:
+    rng = np.random.default_rng(seed)
+    labels = np.repeat(np.arange(classes), per_class)
+    part = lambda: coloredcoco.Part(rng.random((len(labels), 3, size, size), dtype=np.float32), labels,  # noqa: E731
+                                    rng.integers(0, 19, len(labels)))
+    return {"train": part(), "id": part(), "ood": part()}
+
+
+@pytest.mark.parametrize("approach, config", [
+    ("zero shot", None),
+    ("obj", {"lr": 1e-3, "weight_decay": 0.1, "warmup_steps": 0}),
+    ("objbkg", {"lr": 1e-3, "weight_decay": 0.0, "warmup_steps": 2}),
+    ("supervised", {"lr": 1e-3, "weight_decay": 0.1, "warmup_steps": 0}),
+])
+def test_every_approach_runs_on_a_random_init_tiny_clip(full, approach, config):
+    import torch
+    from open_clip.tokenizer import SimpleTokenizer
+
+    from lib.models.standins import build_standin
+
+    settings = dataclasses.replace(full, classes=3, epochs=1, batch_size=4, device="cpu", amp=False)
+    model = build_standin("tiny_clip", image_size=16)
+    before = {name: value.clone() for name, value in model.state_dict().items()}
+    predicted = coco.approach_predictions(model, SimpleTokenizer(context_length=16), _tiny_data(), approach, config,
+                                          settings, seed=0)
+    assert set(predicted) == {"id", "ood"} and all(p.shape == (12,) and p.min() >= 0 and p.max() < 3
+                                                   for p in predicted.values())
+    changed = any(not torch.equal(before[name], value) for name, value in model.state_dict().items())
+    assert changed == (approach != "zero shot")  # fine-tuning trains the CLIP (supervised: its image tower)
+
+
+def _coco_tree(root, per_class: int = 3) -> None:
+    """A COCO folder with `per_class` images of a boat and of an airplane, one large rectangle each."""
+    import json
+
+    from PIL import Image
+
+    folder = root / "coco"
+    (folder / "train2017").mkdir(parents=True)
+    (folder / "annotations").mkdir()
+    rng = np.random.default_rng(0)
+    images, annotations = [], []
+    for image_id in range(1, 2 * per_class + 1):
+        Image.fromarray(rng.integers(0, 256, (120, 160, 3), dtype=np.uint8)).save(folder / "train2017" / f"{image_id}.jpg")
+        images.append({"id": image_id, "file_name": f"{image_id}.jpg", "height": 120, "width": 160})
+        annotations.append({"id": image_id, "image_id": image_id, "category_id": 9 if image_id % 2 else 5,
+                            "segmentation": [[20, 10, 140, 10, 140, 110, 20, 110]], "area": 12000.0, "iscrowd": 0})
+    categories = [{"id": 9, "name": "boat"}, {"id": 5, "name": "airplane"}] + [
+        {"id": 100 + i, "name": name} for i, name in enumerate(("truck", "dog", "zebra", "horse", "bird", "train", "bus"))]
+    (folder / "annotations" / "instances_train2017.json").write_text(
+        json.dumps({"images": images, "annotations": annotations, "categories": categories}))
+
+
+def test_the_study_runs_end_to_end_on_a_coco_tree_and_reads_its_runs_back(full, tmp_path, monkeypatch):
+    import yaml
+    from open_clip.tokenizer import SimpleTokenizer
+
+    import lib.models.clip
+    import lib.models.registry
+    from lib.models.standins import build_standin
+    from lib.paths import DATA_ROOT_ENV
+
+    _coco_tree(tmp_path)
+    monkeypatch.setenv(DATA_ROOT_ENV, str(tmp_path))
+    monkeypatch.setattr(lib.models.registry, "load_pretrained", lambda key: build_standin("tiny_clip", image_size=16))
+    monkeypatch.setattr(lib.models.clip, "tokenizer_for", lambda key: SimpleTokenizer(context_length=16))
+    coco._objects.cache_clear()
+    small = {**dataclasses.asdict(full), "classes": 2, "train_per_class": 2, "test_per_class": 1, "image_size": 16,
+             "backbones": ["ca_clip_rn50_openai"], "lrs": [0.001], "weight_decays": [0.1, 0.0], "warmup_steps": [0],
+             "epochs": 1, "batch_size": 2, "seeds": [0, 1], "device": "cpu", "amp": False}
+    path = tmp_path / "params" / "full" / "counteranimal" / "coloredcoco.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_text(yaml.safe_dump(small))
+    settings, frame = coloredcoco.run_study(str(path), str(tmp_path / "results"))
+    assert isinstance(settings, coco.CocoSettings) and set(frame["tier"]) == {"full"}
+    assert set(frame["backbone"]) == {"CLIP-OpenAI-RN50"} and len(frame) == 2 * 4 * 3  # seeds x approaches x metrics
+    assert set(frame.loc[frame["approach"] == "zero shot", "point"]) == {"none"}
+    assert set(frame.loc[frame["approach"] != "zero shot", "point"]) <= {"lr 0.001, weight_decay 0.1, warmup_steps 0",
+                                                                         "lr 0.001, weight_decay 0, warmup_steps 0"}
+    assert frame["value"].between(-100, 100).all() and len(coloredcoco.findings(frame, 5.0)) == 2
+    from lib.counteranimal.figures import draw_table07_grid, table07_frame
+
+    _, drawn = draw_table07_grid(table07_frame(frame))  # beside the paper's panels, one panel for our backbone
+    assert list(dict.fromkeys(drawn["model"]))[-1] == "CLIP-OpenAI-RN50"
+    data = coco.coco_parts(settings, seed=0)
+    assert data["train"].images.shape == (4, 3, 16, 16) and np.array_equal(data["id"].labels, data["ood"].labels)
+    assert (data["ood"].colours != data["ood"].labels).all()  # out of distribution: another class's colour
+    monkeypatch.setattr(lib.models.registry, "load_pretrained", lambda key: pytest.fail("recomputed a stored run"))
+    _, again = coloredcoco.run_study(str(path), str(tmp_path / "results"))
+    pd.testing.assert_frame_equal(again, frame)
