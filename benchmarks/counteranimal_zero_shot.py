@@ -24,9 +24,9 @@ runs a registry CLIP:
 
 Precision, as lib does it: the runner (`lib.train.loop.batch_logits`) evaluates under bf16 autocast on
 CUDA when asked (`amp=True`), over float32 weights, as the study does at full (its setting `amp: true`);
-the default here (`--dtype bfloat16`). `--dtype float32` times the study with `amp: false`. The head is
-built outside autocast (`ZeroShotClassifier` encodes the prompts as it is called), so in float32 either
-way. On the CPU lib never autocasts: float32.
+the default here (`--dtype bfloat16`). `--dtype float32` times the study with `amp: false`. The head's
+prompts are encoded under the same autocast (`zero_shot_head(amp=...)`), the class embeddings kept in
+float32. On the CPU lib never autocasts: float32.
 
 Peak memory is the CUDA allocator's peak from the model on the device to the end of the evaluation
 (float32 weights, head build and evaluation: the memory a zero-shot run needs), or on the CPU the
@@ -94,8 +94,7 @@ def measure(name: str, device: str, classes: int, templates: int, batch_size: in
     reset_peak_memory(device)
     synchronize(device)
     start = time.perf_counter()
-    with torch.no_grad():
-        head = zero_shot_head(model, open_clip.get_tokenizer(name), names, PROMPTS[templates])
+    head = zero_shot_head(model, open_clip.get_tokenizer(name), names, PROMPTS[templates], amp)
     synchronize(device)
     head_build_s = time.perf_counter() - start
 

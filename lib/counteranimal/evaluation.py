@@ -81,35 +81,39 @@ def templates(name_or_template: str) -> tuple[str, ...]:
 
 
 def zero_shot_head(clip_model: nn.Module, tokenizer: Tokenizer, labels: str | Sequence[str] = "imagenet_synsets",
-                   prompt: str = PAPER_TEMPLATE) -> ZeroShotClassifier:
+                   prompt: str = PAPER_TEMPLATE, amp: bool = False) -> ZeroShotClassifier:
     """The frozen zero-shot head of `clip_model` over the 1000 labels (a `LABEL_SETS` name or the strings
     themselves), prompted by `prompt` (one template, or a `TEMPLATE_SETS` name for an ensemble).
 
-    The prompts are encoded once, on the model's device, in chunks (`lib.finetune.zeroshot`).
+    The prompts are encoded once, on the model's device, in chunks (`lib.finetune.zeroshot`), without gradients;
+    with `amp` on CUDA under bf16 autocast (the class embeddings kept in float32), as the evaluation runs.
     """
     names = label_names(labels) if isinstance(labels, str) else list(labels)
-    tokens = tokenize_prompts(tokenizer, names, templates(prompt)).to(device_of(clip_model))
-    return ZeroShotClassifier(clip_model, tokens, text_tower="frozen")
+    device = device_of(clip_model)
+    tokens = tokenize_prompts(tokenizer, names, templates(prompt)).to(device)
+    with torch.no_grad(), torch.autocast(device.type, dtype=torch.bfloat16, enabled=amp and device.type == "cuda"):
+        return ZeroShotClassifier(clip_model, tokens, text_tower="frozen")
 
 
 def registered_classifier(key: str, labels: str | Sequence[str] = "imagenet_synsets", prompt: str = PAPER_TEMPLATE,
-                          device: str = "cpu", weights_root: str | None = None) -> tuple[nn.Module, Callable]:
+                          device: str = "cpu", weights_root: str | None = None,
+                          amp: bool = False) -> tuple[nn.Module, Callable]:
     """A model of lib/registry/models.csv as a 1000-class classifier on `device`, with its eval transform:
-    an open_clip row through its zero-shot head (`zero_shot_head`; the text embeddings are computed here,
-    once), any other row through its own logits and the row's `preprocess` rule. Missing weights raise
+    an open_clip row through its zero-shot head (`zero_shot_head`, under `amp`; the text embeddings are computed
+    here, once), any other row through its own logits and the row's `preprocess` rule. Missing weights raise
     WeightsMissingError before any compute."""
     s = spec(key)
     model = load_pretrained(key, weights_root).eval().to(device)
     if s.library == "open_clip":
-        with torch.no_grad():
-            head = zero_shot_head(model, tokenizer_for(key), labels, prompt)
-        return head, eval_transform("open_clip", model)
+        return zero_shot_head(model, tokenizer_for(key), labels, prompt, amp), eval_transform("open_clip", model)
     return model, eval_transform(s.preprocess, model, s.pretrained)
 
 
 def ordered_batches(data: CounterAnimalImages, batch_size: int, workers: int = 0) -> DataLoader:
-    """The items of `data` (its transform applied) in item order, as (images, targets) batches."""
-    return DataLoader(data, batch_size=batch_size, shuffle=False, num_workers=workers)
+    """The items of `data` (its transform applied) in item order, as (images, targets) batches, decoded by
+    `workers` processes, in pinned memory when a GPU is present (for non-blocking copies)."""
+    return DataLoader(data, batch_size=batch_size, shuffle=False, num_workers=workers,
+                      pin_memory=torch.cuda.is_available())
 
 
 def candidate_sets(class_scores: np.ndarray, classes: Sequence[int], k: int = CANDIDATES,

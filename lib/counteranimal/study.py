@@ -60,7 +60,8 @@ class StudySettings(SettingsFile):
     miniature's pre-training). `miniature`: `MiniatureSpec` fields. `clip_pretrain`, `classifier_train`:
     `TrainConfig` fields of the two families (miniature only). `dataset`, `labels`: the registry
     dataset and label set (`evaluation.LABEL_SETS`; registry only). `batch_size`: of evaluation. `amp`: evaluate
-    under bf16 autocast on CUDA (`lib.evaluate.predictions.predict_ranked`; no effect on the CPU).
+    under bf16 autocast on CUDA (`lib.evaluate.predictions.predict_ranked`; no effect on the CPU). `workers`: the
+    data loader's processes that decode and transform the registry dataset's images (0: the main process).
     """
 
     source: str
@@ -69,6 +70,7 @@ class StudySettings(SettingsFile):
     device: str
     batch_size: int
     amp: bool
+    workers: int
     prompt: str
     miniature: dict
     clip_pretrain: dict
@@ -82,6 +84,8 @@ class StudySettings(SettingsFile):
             raise ParamsError(f"{path}: source must be one of {SOURCES}, got {self.source!r}")
         if not self.seeds or not self.models:
             raise ParamsError(f"{path}: models and seeds must not be empty")
+        if self.workers < 0:
+            raise ParamsError(f"{path}: workers must be >= 0, got {self.workers}")
         if self.source == "registry":
             self._validate_registry(path)
             return
@@ -279,9 +283,9 @@ class Study(StoredRuns):
         from .evaluation import ordered_batches, predictions, registered_classifier
 
         s = self.settings
-        classifier, transform = registered_classifier(key, s.labels, s.prompt, s.device)
+        classifier, transform = registered_classifier(key, s.labels, s.prompt, s.device, amp=s.amp)
         data = self._registry_data(transform)
-        frame = predictions(classifier, data, ordered_batches(data, s.batch_size), top_k(TOP_K), s.device, s.amp)
+        frame = predictions(classifier, data, ordered_batches(data, s.batch_size, s.workers), top_k(TOP_K), s.device, s.amp)
         return frame.assign(model=key, family=registry_family(key), architecture=key, images=0, correlation=float("nan"),
                             seed=0)
 

@@ -48,11 +48,11 @@ PROMPT_CHUNK = 1024  # prompts encoded at once: 80 templates x 1000 classes do n
 
 
 def class_embeddings(model: nn.Module, class_tokens: torch.Tensor) -> torch.Tensor:
-    """Unit-norm class embeddings (classes, dim): mean of the unit-norm prompt embeddings, re-normalised
-    (the prompts encoded `PROMPT_CHUNK` at a time)."""
+    """Unit-norm class embeddings (classes, dim), float32: mean of the unit-norm prompt embeddings, re-normalised
+    (the prompts encoded `PROMPT_CHUNK` at a time, in whatever precision autocast gives)."""
     classes, templates, length = class_tokens.shape
     flat = class_tokens.reshape(classes * templates, length)
-    prompts = F.normalize(torch.cat([model.encode_text(chunk) for chunk in flat.split(PROMPT_CHUNK)]), dim=-1)
+    prompts = F.normalize(torch.cat([model.encode_text(chunk).float() for chunk in flat.split(PROMPT_CHUNK)]), dim=-1)
     return F.normalize(prompts.view(classes, templates, -1).mean(dim=1), dim=-1)
 
 

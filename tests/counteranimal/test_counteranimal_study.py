@@ -25,7 +25,7 @@ TRAIN = {"epochs": 1, "batch_size": 32, "base_lr": 0.002, "optimizer": "adamw"}
 def small_settings(**changes) -> StudySettings:
     settings = StudySettings(
         source="miniature", models=["CLIP:tiny_clip:40", "ImageNet:tiny_vit:40"], seeds=[0], device="cpu",
-        batch_size=128, amp=False, prompt="a photo of the number {}.",
+        batch_size=128, amp=False, workers=0, prompt="a photo of the number {}.",
         miniature={"image_size": 8, "object_size": 8, "spurious_correlation": 0.8, "test_fraction": 0.05},
         clip_pretrain=TRAIN, classifier_train=TRAIN, dataset="", labels="")
     return replace(settings, **changes)
