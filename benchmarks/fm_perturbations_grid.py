@@ -8,12 +8,13 @@ through lib's own functions, each part timed on its own (`embed_grid` interleave
 writes the feature cache, so its lower-level functions are timed instead, in the same order):
 
 1. perturb: `lib.fm_perturbations.grid.perturb_images` at every (perturbation, parameter value) cell.
-   It runs on the CPU, in this process, one image after another (NumPy, SciPy, OpenCV and the
-   imagecorruptions package), whatever `--device` is, and the study does not overlap it with step 2.
+   It runs on the CPU, in this process, by `--workers` threads (NumPy, SciPy, OpenCV and the
+   imagecorruptions package; default the full tier's `workers`), whatever `--device` is, and the study
+   does not overlap it with step 2.
 2. embed: the cell's images (and once, the clean ones) through `torch_embedder` of an open_clip
    model (`--model`, built with random weights: no download) on `--device`, as the study builds it:
-   uint8 to [0, 1] and normalised by the model's mean and std on the CPU, copied to the device and
-   embedded by `encode_image` in batches of `--batch-size`, under bf16 autocast on CUDA as the full
+   uint8 batches copied to the device (from pinned memory on CUDA), there scaled to [0, 1] and normalised by
+   the model's mean and std, and embedded by `encode_image` in batches of `--batch-size`, under bf16 autocast on CUDA as the full
    tier's `amp: true` has it (`--dtype float32`: without), float32 on the CPU.
 3. metrics: `image_metrics` (R_cs, R_ed, R_dr of `lib.fm_perturbations.metrics`) per image over its
    versions under the perturbation (with the clean one when the full tier includes it), on the CPU.
@@ -92,7 +93,7 @@ def open_clip_embedder(name: str, image_size: int | None, batch_size: int, devic
 
 
 def time_inner_step(data: GridImages, embedder: Embedder, parameters: Mapping[str, Sequence[float]], seed: int,
-                    include_clean: bool, device: str) -> pd.DataFrame:
+                    include_clean: bool, device: str, workers: int = 1) -> pd.DataFrame:
     """Seconds of each part and peak memory per group of cells (the clean cell, then each perturbation),
     and the `all` row summing them, with the rates and shares the module docstring describes."""
     grid = Grid(data.name, data.targets, {p: np.asarray(v, dtype=float) for p, v in parameters.items()}, {})
@@ -102,7 +103,7 @@ def time_inner_step(data: GridImages, embedder: Embedder, parameters: Mapping[st
         seconds = dict.fromkeys(PARTS, 0.0)
         cells = [cell for cell in grid.cells() if cell[0] == group]
         for perturbation, parameter in cells:
-            images, took = timed(device, perturb_images, data.images, perturbation, parameter, seed)
+            images, took = timed(device, perturb_images, data.images, perturbation, parameter, seed, workers)
             seconds["perturb"] += took
             grid.embeddings[(embedder.name, perturbation, parameter)], took = timed(device, embedder.embed, images)
             seconds["embed"] += took
@@ -141,6 +142,8 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
                         default="bfloat16" if settings["amp"] else "float32",
                         help="bfloat16: lib's bf16 autocast on CUDA (the full tier's amp: true); float32: without. "
                              "The CPU always runs float32")
+    parser.add_argument("--workers", type=int, default=settings["workers"],
+                        help=f"threads perturbing the images (default: the full tier's {settings['workers']})")
     parser.add_argument("--out", help="also write the rows to this CSV file")
     argv = sys.argv[1:] if argv is None else argv
     args = parser.parse_args(argv)
@@ -148,13 +151,13 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     embedder, size = open_clip_embedder(args.model, args.image_size, args.batch_size, args.device, amp)
     data = photo_images(args.images, size)
     parameters = grid_parameters(args.perturbations, args.values, settings["sampling"], settings["seed"])
-    step = (settings["seed"], settings["include_clean"], args.device)
+    step = (settings["seed"], settings["include_clean"], args.device, args.workers)
     batch = GridImages(data.name, data.images[:args.batch_size], data.targets[:args.batch_size])
     time_inner_step(batch, embedder, {p: values[:1] for p, values in parameters.items()}, *step)  # warm-up
     frame = time_inner_step(data, embedder, parameters, *step)
     report(frame, args.device, "benchmarks/fm_perturbations_grid.py", argv,
            f"model: {args.model} at {size} px (random weights, {'bfloat16' if amp else 'float32'}), "
-           f"batch {args.batch_size}; {args.images} images x ({len(parameters)} perturbations x {args.values} "
+           f"batch {args.batch_size}, {args.workers} perturbing threads; {args.images} images x ({len(parameters)} perturbations x {args.values} "
            f"{settings['sampling']} values + clean), metrics {' '.join(METRICS)} "
            f"(include_clean={settings['include_clean']})", args.out)
     return frame

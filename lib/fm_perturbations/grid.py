@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -82,13 +83,22 @@ def grid_parameters(perturbations: Sequence[str], m: int, how: str = "equal", se
     return {name: parameter_values(name, m, how, seed) for name in perturbations}
 
 
-def perturb_images(images: np.ndarray, perturbation: str, parameter: Parameter, seed: int) -> np.ndarray:
-    """Every image at one grid cell: itself for `CLEAN`, else perturbed with the generator seeded by (seed, i)."""
+def perturb_images(images: np.ndarray, perturbation: str, parameter: Parameter, seed: int,
+                   workers: int = 1) -> np.ndarray:
+    """Every image at one grid cell: itself for `CLEAN`, else perturbed with the generator seeded by (seed, i),
+    by `workers` threads (the perturbations' numpy, SciPy and PIL code releases the GIL; each image's generator
+    is its own, so the result does not depend on `workers`)."""
     if perturbation == CLEAN:
         return images
     function = PERTURBATIONS[perturbation].function
-    return np.stack([function(image, float(parameter), np.random.default_rng([seed, index]))
-                     for index, image in enumerate(images)])
+
+    def one(index: int) -> np.ndarray:
+        return function(images[index], float(parameter), np.random.default_rng([seed, index]))
+
+    if workers <= 1:
+        return np.stack([one(index) for index in range(len(images))])
+    with ThreadPoolExecutor(workers) as pool:
+        return np.stack(list(pool.map(one, range(len(images)))))
 
 
 @dataclass
@@ -131,9 +141,10 @@ def cell_spec(embedder: Embedder, data: GridImages, digest: str, perturbation: s
 
 
 def embed_grid(data: GridImages, embedders: Sequence[Embedder], parameters: Mapping[str, Sequence[float]],
-               seed: int, cache: FeatureCache) -> Grid:
+               seed: int, cache: FeatureCache, workers: int = 1) -> Grid:
     """The grid of `data` under `parameters` (perturbation -> values) for every embedder, read from
-    `cache` or computed into it: a cell's images are perturbed once, only if a model misses it."""
+    `cache` or computed into it: a cell's images are perturbed once (by `workers` threads), only if a model
+    misses it."""
     unknown = [p for p in parameters if p not in PERTURBATIONS]
     if unknown:
         raise KeyError(f"unknown perturbations {unknown}; available: {list(PERTURBATIONS)}")
@@ -147,7 +158,7 @@ def embed_grid(data: GridImages, embedders: Sequence[Embedder], parameters: Mapp
 
         def perturbed() -> np.ndarray:
             if not images:
-                images.append(perturb_images(data.images, perturbation, parameter, seed))
+                images.append(perturb_images(data.images, perturbation, parameter, seed, workers))
             return images[0]
 
         for embedder in embedders:

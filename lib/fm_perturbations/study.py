@@ -67,7 +67,8 @@ class StudySettings(SettingsFile):
     `pretrain`: stand-in -> `TrainConfig` values of its pretraining (embedded only; others stay
     random-init); `sampling_study`: `{}` or the keys `SAMPLING_KEYS` (Fig. 3); `finetune`: `{}` or
     the keys `FINETUNE_KEYS` (Fig. 7; `train`: `TrainConfig` values, `n_train`: training images);
-    `amp`: embed under bf16 autocast on CUDA (`grid.torch_embedder`; no effect on the CPU).
+    `amp`: embed under bf16 autocast on CUDA (`grid.torch_embedder`; no effect on the CPU); `workers`: the
+    threads that perturb a grid cell's images (`grid.perturb_images`; the result does not depend on it).
     """
 
     source: str
@@ -86,6 +87,7 @@ class StudySettings(SettingsFile):
     device: str
     batch_size: int
     amp: bool
+    workers: int
     templates: str
     linear_probe: dict
     bootstrap_resamples: int
@@ -103,6 +105,7 @@ class StudySettings(SettingsFile):
             (self.source in SOURCES, f"source must be one of {SOURCES}, got {self.source!r}"),
             (self.sampling in SAMPLINGS, f"sampling must be one of {SAMPLINGS}, got {self.sampling!r}"),
             (self.m >= 1 and self.n_images >= 0 and self.n_train >= 0, "m must be >= 1, n_images and n_train >= 0"),
+            (self.workers >= 1, f"workers must be >= 1 (threads perturbing the images), got {self.workers}"),
             (not set(self.zero_shot + self.linear_probe_models) - set(self.models),
              "zero_shot and linear_probe_models must be models of the study"),
             (not set(self.perturbations) - set(PERTURBATIONS),
@@ -361,7 +364,7 @@ class Study:
             for size, names in sizes.items():
                 split = self.split(index, "test", size)
                 embeddings |= embed_grid(split.images(), [self.embedder(n) for n in names], s.parameters(), s.seed,
-                                         self.cache).embeddings
+                                         self.cache, s.workers).embeddings
             self._grids[key] = Grid(s.labels()[index], split.targets, s.parameters(), embeddings)
         return self._grids[key]
 
@@ -497,7 +500,7 @@ class Study:
             for m in c["m_values"]:
                 for repeat in range(repeats):
                     values = parameter_values(c["perturbation"], int(m), how, s.seed + repeat)
-                    grid = embed_grid(data, [embedder], {c["perturbation"]: values}, s.seed, self.cache)
+                    grid = embed_grid(data, [embedder], {c["perturbation"]: values}, s.seed, self.cache, s.workers)
                     frames.append(image_metrics(grid, ("divergence_radius",), s.include_clean).assign(
                         dataset=c["dataset"], sampling=how, m=int(m), repeat=repeat))
         return pd.concat(frames, ignore_index=True)
@@ -523,7 +526,7 @@ class Study:
         for index, label in enumerate(s.labels()):
             split = self.split(index, "test", size)
             grid = embed_grid(split.images(), [embedder], {f["perturbation"]: parameters[f["perturbation"]]}, s.seed,
-                              self.cache)
+                              self.cache, s.workers)
             metrics = image_metrics(grid, ("cosine", "divergence_radius"), s.include_clean)
             head = EmbeddingZeroShot.from_classifier(self._zero_shot_classifier(model, split.class_names, network))
             accuracy = image_accuracies(grid_predictions(head, grid, embedder.name, ZERO_SHOT, device=s.device))

@@ -174,3 +174,10 @@ def test_the_torch_embedder_normalises_uint8_pixels_exactly_as_float32_on_the_ho
         expected = embed(model, (from_rgb8(images, 3) - torch.tensor(mean).view(1, 3, 1, 1))
                          / torch.tensor(std).view(1, 3, 1, 1)).numpy()
     np.testing.assert_array_equal(embedder.embed(images), expected)  # bit for bit
+
+
+@pytest.mark.parametrize("perturbation, value", [("gaussian_noise", 0.3), ("jpeg_compression", 10.0), ("frost", 0.5)])
+def test_perturbing_with_threads_gives_the_serial_images(perturbation, value):
+    images = np.random.default_rng(2).integers(0, 256, (5, SIZE, SIZE, 3), dtype=np.uint8)
+    serial = perturb_images(images, perturbation, value, seed=3)
+    np.testing.assert_array_equal(perturb_images(images, perturbation, value, seed=3, workers=3), serial)
