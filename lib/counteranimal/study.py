@@ -205,7 +205,7 @@ class Study(StoredRuns):
     def registry_config(self, key: str) -> dict[str, Any]:
         s = self.settings
         return {"study": PAPER, "source": s.source, "model": key, "family": registry_family(key), "seed": 0,
-                "dataset": s.dataset, "labels": s.labels, "prompt": s.prompt}
+                "dataset": s.dataset, "labels": s.labels, "prompt": s.prompt, "amp": s.amp}
 
     def run_accuracies(self) -> pd.DataFrame:
         """`accuracies` of every run, kept as the store's summary of these runs."""

@@ -10,7 +10,8 @@ The objects (`coco_objects`): per class, in the order asked for (the maker's nin
 image holding an annotation of the class, each with its largest annotation of that class by COCO's `area` field
 (crowd annotations included, as the maker's `getAnnIds(iscrowd=None)`; a tie to the first in the file), kept when
 that area is at least `MIN_AREA`. An image holding two of the classes is kept once per class, as in the maker.
-Reading: images in id order; the maker walks pycocotools' `getImgIds`, a set whose order is not specified.
+Images in the maker's order: pycocotools' `getImgIds(catIds=[c])`, that is `list(set(ids))` of the image ids of
+the category's annotations in file order (CPython's iteration order of a set of ints: deterministic, not sorted).
 
 Masks (`object_mask`): polygons rasterised with PIL, crowd annotations' uncompressed RLE decoded exactly.
 Compositing (`composite`, or `resized_object` then `paint_background` for many colours per object): photo and
@@ -53,20 +54,25 @@ class CocoObject:
     iscrowd: int
 
 
+def annotation_file(folder: Path, split: str = DEFAULT_SPLIT) -> Path:
+    """Where a COCO folder's instance annotations of `split` are; DatasetMissingError, naming it, if absent."""
+    path = Path(folder) / "annotations" / f"instances_{split}.json"
+    if not path.is_file():
+        raise DatasetMissingError(f"COCO annotation file not found: {path} (unzip the 2017 Train/Val annotations "
+                                  f"into {folder})")
+    return path
+
+
 def coco_objects(folder: Path, classes: Sequence[str] = COLOREDCOCO_CLASSES, min_area: float = MIN_AREA,
                  split: str = DEFAULT_SPLIT) -> list[CocoObject]:
     """The objects of `classes` in `<folder>/annotations/instances_<split>.json`, images in `<folder>/<split>/`.
 
-    Per class, in the order of `classes`: every image holding an annotation of the class, in image id order,
-    with its largest annotation of the class by `area` (crowd ones included; a tie goes to the first in the
-    file), kept when that area is at least `min_area`. The image order is our reading: the maker walks
-    pycocotools' `getImgIds`, whose order (that of a set) is not specified.
+    Per class, in the order of `classes`: every image holding an annotation of the class, in the maker's order
+    (pycocotools' `getImgIds`, see the module docstring), with its largest annotation of the class by `area`
+    (crowd ones included; a tie goes to the first in the file), kept when that area is at least `min_area`.
     """
     folder = Path(folder)
-    path = folder / "annotations" / f"instances_{split}.json"
-    if not path.is_file():
-        raise DatasetMissingError(f"COCO annotation file not found: {path} (unzip the 2017 Train/Val annotations "
-                                  f"into {folder})")
+    path = annotation_file(folder, split)
     content = json.loads(path.read_text())
     category_of = {category["name"]: category["id"] for category in content["categories"]}
     unknown = [name for name in classes if name not in category_of]
@@ -75,14 +81,16 @@ def coco_objects(folder: Path, classes: Sequence[str] = COLOREDCOCO_CLASSES, min
     images = {image["id"]: image for image in content["images"]}
     wanted = {category_of[name] for name in classes}
     largest: dict[tuple[int, int], dict] = {}  # (category id, image id) -> its largest annotation
+    in_file_order: dict[int, list[int]] = {}  # category id -> the image ids of its annotations (pycocotools' catToImgs)
     for annotation in content["annotations"]:
         key = (annotation["category_id"], annotation["image_id"])
+        in_file_order.setdefault(key[0], []).append(key[1])
         if key[0] in wanted and (key not in largest or annotation["area"] > largest[key]["area"]):
             largest[key] = annotation
     objects = []
     for label, name in enumerate(classes):
         category = category_of[name]
-        for image_id in sorted(i for c, i in largest if c == category):
+        for image_id in list(set(in_file_order.get(category, []))):  # pycocotools' getImgIds(catIds=[category])
             annotation, image = largest[category, image_id], images[image_id]
             if annotation["area"] >= min_area:
                 objects.append(CocoObject(folder / split / image["file_name"], image_id, label, name,

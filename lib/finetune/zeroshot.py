@@ -85,8 +85,11 @@ class ZeroShotClassifier(nn.Module):
         return class_embeddings(self.model, self.class_tokens)
 
     def forward(self, images: torch.Tensor) -> torch.Tensor:
-        image = F.normalize(self.model.encode_image(images), dim=-1)
-        return self.model.logit_scale.exp() * image @ self.text_embeddings().T
+        """Logits in float32: under bf16 autocast the towers run in bf16, the cosine similarities do not (bf16
+        would round logits near 25 in steps of .125 and break near-ties towards the lower class)."""
+        image = F.normalize(self.model.encode_image(images).float(), dim=-1)
+        with torch.autocast(images.device.type, enabled=False):
+            return self.model.logit_scale.float().exp() * image @ self.text_embeddings().float().T
 
 
 @torch.no_grad()

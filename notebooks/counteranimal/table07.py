@@ -69,7 +69,9 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # at 64 px on a background of 0.75 × its colour; 800 fine-tuning and 100 test objects a class), OpenAI's CLIP RN50
 # and ViT-B/16 from the model registry, the four approaches below with the real towers and captions, and every
 # fine-tuning over the paper's 3 × 3 × 2 grid, the best in-distribution test accuracy kept. It needs COCO and the
-# weights, so it runs on a GPU machine, not here. **At `tiny` and `mini`**, the embedded design that follows.
+# weights, so it runs on a GPU machine, not here; its panels are named by the registry rows (CLIP-OpenAI-RN50 is the
+# paper's RN50 (OpenAI), CLIP-OpenAI-ViT/B/16 its ViT16 (OpenAI)), and its in-distribution accuracy, selected on the
+# test set it reports as the paper selects, reads high. **At `tiny` and `mini`**, the embedded design that follows.
 #
 # **The data** (`lib.counteranimal.coloredcoco`; settings: the file `coloredcoco_params` names): scikit-learn's
 # 8 × 8 digits 0–8 (nine classes, as the paper's nine COCO classes) on a coloured background, each class's digits

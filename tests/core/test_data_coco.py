@@ -165,3 +165,16 @@ def test_a_missing_coco_folder_says_where_and_how(tmp_path):
     (tmp_path / "coco").mkdir()
     result = check_dataset(s, tmp_path)
     assert result.status == "malformed" and "instances_train2017.json" in result.detail
+
+
+def test_images_come_in_pycocotools_getimgids_order_not_sorted(tmp_path):
+    (tmp_path / "annotations").mkdir()
+    ids = [9, 1, 17, 3, 9]  # annotations in file order (image 9 twice)
+    (tmp_path / "annotations" / "instances_train2017.json").write_text(json.dumps({
+        "images": [{"id": i, "file_name": f"{i}.jpg", "height": 200, "width": 200} for i in set(ids)],
+        "annotations": [{"id": n, "image_id": i, "category_id": 18, "segmentation": _rectangle(0, 0, 150, 150),
+                         "area": 22500.0, "iscrowd": 0} for n, i in enumerate(ids)],
+        "categories": CATEGORIES}))
+    # pycocotools: getImgIds(catIds=[18]) = list(set(catToImgs[18])), catToImgs in file order; CPython's set
+    # of these ints iterates as below (the maker's order, which is neither file nor id order)
+    assert [o.image_id for o in coco_objects(tmp_path, ["dog"])] == [9, 3, 1, 17]

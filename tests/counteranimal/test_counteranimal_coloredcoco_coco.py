@@ -35,6 +35,7 @@ def test_every_tier_is_read_by_the_class_its_source_names(full):
     ({"dataset": "coco2014"}, "dataset 'coco2014' is not in lib/registry/datasets.csv"),
     ({"lrs": []}, "must not be empty"),
     ({"colour": "red"}, "unknown parameter(s) ['colour']"),
+    ({"palette_seed": 2}, "palette_seed 2 gives two colours one name"),
 ])
 def test_bad_full_settings_stop_with_one_line(full, change, message, tmp_path):
     import yaml
@@ -91,15 +92,31 @@ def test_a_missing_coco_stops_the_study_before_any_compute(full, tmp_path, monke
 
 
 def test_the_study_has_one_run_per_backbone_seed_approach_and_grid_point(full, tmp_path, monkeypatch):
+    from lib.data.labelled import DatasetMissingError
     from lib.paths import DATA_ROOT_ENV
 
     monkeypatch.setenv(DATA_ROOT_ENV, str(tmp_path))
-    (tmp_path / "coco").mkdir()
+    (tmp_path / "coco" / "annotations").mkdir(parents=True)
+    with pytest.raises(DatasetMissingError, match="instances_train2017.json"):  # no annotations: no compute either
+        coco.CocoStudy(full, tmp_path).jobs()
+    (tmp_path / "coco" / "annotations" / "instances_train2017.json").write_text("{}")
     jobs = coco.CocoStudy(full, tmp_path).jobs()
     assert len(jobs) == 2 * 3 * (1 + 3 * 18)
     configs = [config for config, _ in jobs]
     assert len({str(sorted(c.items())) for c in configs}) == len(configs)  # every run its own store key
     assert configs[0]["approach"] == "zero shot" and "lr" not in configs[0] and configs[1]["lr"] == 0.001
+    assert "epochs" not in configs[0] and configs[1]["epochs"] == 32  # zero shot trains nothing
+
+
+@pytest.mark.parametrize("change, changes_the_key", [
+    ({"palette_seed": 1}, True), ({"image_size": 32}, True), ({"amp": False}, True), ({"epochs": 2}, True),
+    ({"validation_per_class": 0}, True), ({"device": "cpu"}, False), ({"margin": 9.0}, False),
+])
+def test_a_fine_tuning_runs_key_follows_what_determines_its_result(full, change, changes_the_key, tmp_path):
+    study, changed = coco.CocoStudy(full, tmp_path), coco.CocoStudy(dataclasses.replace(full, **change), tmp_path)
+    point = full.grid()[0]
+    assert (study.config("ca_clip_rn50_openai", 0, "obj", point)
+            != changed.config("ca_clip_rn50_openai", 0, "obj", point)) == changes_the_key
 
 
 def _tiny_data(classes: int = 3, per_class: int = 4, size: int = 16, seed: int = 0) -> dict[str, coloredcoco.Part]:
@@ -164,12 +181,13 @@ def test_the_study_runs_end_to_end_on_a_coco_tree_and_reads_its_runs_back(full, 
     from lib.models.standins import build_standin
     from lib.paths import DATA_ROOT_ENV
 
-    _coco_tree(tmp_path)
+    _coco_tree(tmp_path, per_class=4)
     monkeypatch.setenv(DATA_ROOT_ENV, str(tmp_path))
     monkeypatch.setattr(lib.models.registry, "load_pretrained", lambda key: build_standin("tiny_clip", image_size=16))
     monkeypatch.setattr(lib.models.clip, "tokenizer_for", lambda key: SimpleTokenizer(context_length=16))
     coco._objects.cache_clear()
-    small = {**dataclasses.asdict(full), "classes": 2, "train_per_class": 2, "test_per_class": 1, "image_size": 16,
+    small = {**dataclasses.asdict(full), "classes": 2, "train_per_class": 2, "validation_per_class": 1,
+             "test_per_class": 1, "image_size": 16,
              "backbones": ["ca_clip_rn50_openai"], "lrs": [0.001], "weight_decays": [0.1, 0.0], "warmup_steps": [0],
              "epochs": 1, "batch_size": 2, "seeds": [0, 1], "device": "cpu", "amp": False}
     path = tmp_path / "params" / "full" / "counteranimal" / "coloredcoco.yaml"
@@ -192,3 +210,58 @@ def test_the_study_runs_end_to_end_on_a_coco_tree_and_reads_its_runs_back(full, 
     monkeypatch.setattr(lib.models.registry, "load_pretrained", lambda key: pytest.fail("recomputed a stored run"))
     _, again = coloredcoco.run_study(str(path), str(tmp_path / "results"))
     pd.testing.assert_frame_equal(again, frame)
+
+
+def test_objbkg_captions_name_each_images_class_and_colour_and_it_is_judged_by_the_obj_prompts(full, monkeypatch):
+    from open_clip.tokenizer import SimpleTokenizer
+
+    import lib.finetune.zeroshot
+    from lib.models.standins import build_standin
+
+    settings = dataclasses.replace(full, classes=3, epochs=1, batch_size=4, device="cpu", amp=False)
+    tokenizer, seen, built = SimpleTokenizer(context_length=16), [], []
+    real_loss, real_head = lib.finetune.zeroshot.flyp_loss, lib.finetune.zeroshot.ZeroShotClassifier
+
+    def spy_loss(model, images, captions, tokens):
+        seen.append((captions.clone(), tokens.clone()))
+        return real_loss(model, images, captions, tokens)
+
+    def spy_head(model, class_tokens, text_tower):
+        built.append(class_tokens.clone())
+        return real_head(model, class_tokens, text_tower)
+
+    monkeypatch.setattr(lib.finetune.zeroshot, "flyp_loss", spy_loss)
+    monkeypatch.setattr(lib.finetune.zeroshot, "ZeroShotClassifier", spy_head)
+    data = _tiny_data()
+    coco.approach_predictions(build_standin("tiny_clip", image_size=16), tokenizer, data, "objbkg",
+                              {"lr": 1e-3, "weight_decay": 0.0, "warmup_steps": 0}, settings, seed=0)
+    names = coco.colour_names(coco.palette(full.palette_seed))
+    wanted = {(label, colour) for label, colour in zip(data["train"].labels, data["train"].colours)}
+    captioned = set()
+    for captions, tokens in seen:
+        for index in captions.tolist():
+            text = tokenizer.decode(tokens[index].tolist()).replace("<start_of_text>", "").split("<end_of_text>")[0]
+            label, colour = divmod(index, len(names))
+            assert text.strip() == f"a photo of {['boat', 'airplane', 'truck'][label]} in {names[colour]} background"
+            captioned.add((label, colour))
+    assert captioned == wanted  # one epoch: every training image's own (class, colour) caption, no other
+    obj = tokenizer(coco.captions("obj", ["boat", "airplane", "truck"], [])).unsqueeze(1)
+    assert len(built) == 1 and (built[0] == obj).all()  # classified by "a photo of <object>"
+
+
+def test_a_diverged_run_is_stored_as_such_with_no_prediction(full, tmp_path, monkeypatch):
+    import lib.models.clip
+    import lib.models.registry
+
+    monkeypatch.setattr(lib.models.registry, "load_pretrained", lambda key: None)
+    monkeypatch.setattr(lib.models.clip, "tokenizer_for", lambda key: None)
+    monkeypatch.setattr(coco, "coco_parts", lambda settings, seed: _tiny_data())
+
+    def diverge(*args, **kwargs):
+        raise FloatingPointError("training diverged")
+
+    monkeypatch.setattr(coco, "approach_predictions", diverge)
+    rows = coco.CocoStudy(full, tmp_path)._run("ca_clip_rn50_openai", 0, "obj", full.grid()[0])
+    assert rows["diverged"].all() and (rows["prediction"] == -1).all() and set(rows["test_set"]) == {"id", "ood"}
+    cells = coloredcoco.accuracies(rows).set_index("metric")["value"]
+    assert cells["in-distribution"] == 0.0 and cells["out-of-distribution"] == 0.0
