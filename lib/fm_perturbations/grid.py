@@ -188,7 +188,8 @@ def torch_embedder(name: str, model: "torch.nn.Module", mean: Sequence[float], s
     def inputs(pixels: np.ndarray) -> "torch.Tensor":
         batch = torch.from_numpy(np.ascontiguousarray(pixels[..., :3]))
         batch = batch.pin_memory() if cuda else batch
-        rgb = batch.to(device, non_blocking=True).permute(0, 3, 1, 2).float() / 255.0
+        # NCHW as before (a channels-last input changed the mini tier's ResNet embeddings in their last bits)
+        rgb = batch.to(device, non_blocking=True).permute(0, 3, 1, 2).contiguous().float() / 255.0
         return (rgb - shift) / scale
 
     @torch.no_grad()

@@ -160,16 +160,17 @@ def test_metric_summary_means_and_bootstrap_interval():
     assert row["low"] == pytest.approx(0.3) and row["high"] == pytest.approx(0.3)
 
 
-def test_the_torch_embedder_normalises_uint8_pixels_exactly_as_float32_on_the_host():
+@pytest.mark.parametrize("standin", ["tiny_vit", "tiny_resnet"])
+def test_the_torch_embedder_normalises_uint8_pixels_exactly_as_float32_on_the_host(standin):
     import torch
 
     from lib.perturb.tensors import from_rgb8
     from lib.train.heads import embed
 
-    model = build_standin("tiny_vit", image_size=SIZE).eval()
+    model = build_standin(standin, image_size=SIZE).eval()
     images = np.random.default_rng(0).integers(0, 256, (5, SIZE, SIZE, 3), dtype=np.uint8)
     mean, std = (0.48, 0.46, 0.41), (0.27, 0.26, 0.28)
-    embedder = torch_embedder("tiny_vit", model, mean, std, batch_size=5)
+    embedder = torch_embedder(standin, model, mean, std, batch_size=5)
     with torch.no_grad():
         expected = embed(model, (from_rgb8(images, 3) - torch.tensor(mean).view(1, 3, 1, 1))
                          / torch.tensor(std).view(1, 3, 1, 1)).numpy()
