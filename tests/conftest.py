@@ -1,9 +1,11 @@
-"""Shared set-up: the pinned thread count, nbval's kernels on IPC sockets and their start retried, and
-generated fake image-folder trees (no real dataset is ever needed)."""
+"""Shared set-up: the pinned thread count, nbval's kernels on IPC sockets and their start retried, generated
+fake image-folder trees (no real dataset is ever needed), and the benchmark scripts loaded as modules."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ import torch
 import pytest
 from PIL import Image
 
+from lib.paths import REPO_ROOT
 from lib.runner import IPCKernelManager
 from lib.threads import kernel_environment, run_threads
 
@@ -61,3 +64,16 @@ def make_tree():
         return root
 
     return build
+
+
+@pytest.fixture
+def load_benchmark(monkeypatch) -> Callable[[str], Any]:
+    """`load_benchmark(name)`: the script `benchmarks/<name>.py` as a module, registered in `sys.modules` while
+    the test runs (a script's dataclasses look their module up there)."""
+    def load(name: str) -> Any:
+        spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "benchmarks" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        monkeypatch.setitem(sys.modules, name, module)
+        spec.loader.exec_module(module)
+        return module
+    return load

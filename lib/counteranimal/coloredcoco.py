@@ -39,7 +39,7 @@ import functools
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -167,7 +167,7 @@ def show_examples(settings: ColoredCocoSettings | CocoSettings, seed: int = 0, p
     in distribution and out of distribution."""
     import matplotlib.pyplot as plt
 
-    data = SOURCES[settings.source][2](settings, seed)
+    data = SOURCES[settings.source].parts(settings, seed)
     fig, axes = plt.subplots(settings.classes, per_class + 2, figsize=(0.9 * (per_class + 2), 0.9 * settings.classes))
     for label, row in enumerate(axes):
         shown = [data["train"].images[i] for i in np.flatnonzero(data["train"].labels == label)[:per_class]]
@@ -288,8 +288,16 @@ def accuracies(run: pd.DataFrame) -> pd.DataFrame:
     return wide.melt(id_vars=keys, value_vars=list(METRICS), var_name="metric")
 
 
-SOURCES: dict[str, tuple[type, type, Callable]] = {  # source -> settings, study, a seed's parts
-    "digits": (ColoredCocoSettings, ColoredCocoStudy, parts), "coco": (CocoSettings, CocoStudy, coco_parts)}
+class Source(NamedTuple):
+    """What a settings file's `source` names: its settings class, its stored study, and a seed's parts."""
+
+    settings: type[SettingsFile]
+    study: type[StoredRuns]
+    parts: Callable[[Any, int], dict[str, Part]]
+
+
+SOURCES = {"digits": Source(ColoredCocoSettings, ColoredCocoStudy, parts),
+           "coco": Source(CocoSettings, CocoStudy, coco_parts)}
 
 
 def load_settings(params_file: str | Path) -> ColoredCocoSettings | CocoSettings:
@@ -297,12 +305,12 @@ def load_settings(params_file: str | Path) -> ColoredCocoSettings | CocoSettings
     source = read_params_file(params_file).get("source")
     if source not in SOURCES:
         raise ParamsError(f"{params_file}: source must be one of {list(SOURCES)}, got {source!r}")
-    return SOURCES[source][0].load(params_file)
+    return SOURCES[source].settings.load(params_file)
 
 
 def study(settings: ColoredCocoSettings | CocoSettings, results_dir: Path, context: RunContext) -> StoredRuns:
     """The stored study of the settings' source."""
-    return SOURCES[settings.source][1](settings, results_dir, context)
+    return SOURCES[settings.source].study(settings, results_dir, context)
 
 
 def run_study(params_file: str, results_dir: str) -> tuple[ColoredCocoSettings | CocoSettings, pd.DataFrame]:

@@ -166,8 +166,8 @@ def _objects(dataset: str, classes: int, train_per_class: int, validation_per_cl
         if len(members) < wanted:
             raise ValueError(f"ColoredCOCO: class {name!r} has {len(members)} objects in {dataset}, fewer than "
                              f"train_per_class + validation_per_class + test_per_class = {wanted}")
-        skipped = members[train_per_class:train_per_class + validation_per_class]  # the maker's validation objects
-        chosen += [(i, label, rank >= train_per_class) for rank, i in enumerate(members) if i not in skipped]
+        test = members[train_per_class + validation_per_class:]  # after the maker's validation objects
+        chosen += [(i, label, False) for i in members[:train_per_class]] + [(i, label, True) for i in test]
     photos, masks = zip(*(resized_object(np.asarray(objects.image(i)), objects.mask(i), image_size)
                           for i, _, _ in chosen))
     _, labels, is_test = zip(*chosen)
@@ -303,14 +303,10 @@ class CocoStudy(StoredRuns):
     def jobs(self) -> list[tuple[dict[str, Any], Callable[[], pd.DataFrame]]]:
         """`(config, compute)` of every run; a missing dataset stops here, before any compute."""
         from ..data.coco import annotation_file
-        from ..data.labelled import DatasetMissingError
         from ..data.registry import spec
         from .coloredcoco import FINE_TUNED
 
-        dataset = spec(self.settings.dataset)
-        if not dataset.path().is_dir():
-            raise DatasetMissingError(dataset.missing_message())
-        annotation_file(dataset.path())
+        annotation_file(spec(self.settings.dataset).present_path())
         points = [("zero shot", None)] + [(a, c) for a in FINE_TUNED for c in self.settings.grid()]
         return [(self.config(backbone, seed, approach, config),
                  functools.partial(self._run, backbone, seed, approach, config))

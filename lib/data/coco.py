@@ -24,14 +24,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw
 
-from .labelled import DatasetMissingError, LabelledImages
+from .folders import FolderImages
+from .labelled import DatasetMissingError
 
 COLOREDCOCO_CLASSES = ("boat", "airplane", "truck", "dog", "zebra", "horse", "bird", "train", "bus")
 MIN_AREA = 10000  # the maker's smallest kept object, in COCO's `area` (pixels of the original image)
@@ -158,28 +159,11 @@ def composite(image: np.ndarray, mask: np.ndarray, colour: Sequence[int], size: 
 
 
 @dataclass
-class CocoObjects(LabelledImages):
-    """The kept objects as labelled images in their own label space (targets index `class_names`), each with
-    its mask (`mask(i)`); `image(i)` is the object's whole photo."""
+class CocoObjects(FolderImages):
+    """The kept objects as labelled image files in their own label space (targets index `class_names`; `image(i)`
+    is the object's whole photo), each with its mask (`mask(i)`); `objects` is aligned with `samples`."""
 
-    objects: list[CocoObject]
-    class_names: list[str]
-    transform: Callable | None = None
-    label_space: str = "own"
-
-    @property
-    def class_targets(self) -> list[int]:
-        return list(range(len(self.class_names)))
-
-    def __len__(self) -> int:
-        return len(self.objects)
-
-    def image(self, i: int) -> Image.Image:
-        with Image.open(self.objects[i].image_path) as image:
-            return image.convert("RGB")
-
-    def target(self, i: int) -> int:
-        return self.objects[i].label
+    objects: list[CocoObject] = field(default_factory=list)
 
     def mask(self, i: int) -> np.ndarray:
         return object_mask(self.objects[i])
@@ -188,4 +172,6 @@ class CocoObjects(LabelledImages):
 def coco_instances(root: Path, split: str | None = None, transform: Callable | None = None) -> CocoObjects:
     """The ColoredCOCO objects (`COLOREDCOCO_CLASSES`, `MIN_AREA`) of a COCO folder: the registry's loader.
     `split` is the COCO split read (None: train2017, the maker's)."""
-    return CocoObjects(coco_objects(root, split=split or DEFAULT_SPLIT), list(COLOREDCOCO_CLASSES), transform)
+    objects = coco_objects(root, split=split or DEFAULT_SPLIT)
+    return CocoObjects([(o.image_path, o.label) for o in objects], list(COLOREDCOCO_CLASSES),
+                       list(range(len(COLOREDCOCO_CLASSES))), "own", transform, objects)

@@ -124,6 +124,12 @@ class DatasetSpec:
             return [{"corruption": c, "severity": s} for c in IMAGENET_C_CORRUPTIONS for s in IMAGENET_C_SEVERITIES]
         return [{"split": split} for split in self.splits] or [{}]
 
+    def present_path(self, root: str | Path | None = None) -> Path:
+        """The dataset's folder under the data root; DatasetMissingError (`missing_message`) if it is absent."""
+        if not self.path(root).is_dir():
+            raise DatasetMissingError(self.missing_message(root))
+        return self.path(root)
+
     def missing_message(self, root: str | Path | None = None) -> str:
         return (
             f"dataset '{self.name}' ({self.title}) not found at {self.path(root)}. "
@@ -185,8 +191,7 @@ def open_spec(
         raise ValueError(f"{s.name}: split must be one of {s.splits}, not {split!r}")
     if not s.splits and split is not None:
         raise ValueError(f"{s.name} has no splits (got split={split!r})")
-    if not s.path(root).is_dir():
-        raise DatasetMissingError(s.missing_message(root))
+    s.present_path(root)
     path = s.split_path(root, corruption, severity)
     if not path.is_dir():
         raise DatasetMissingError(f"dataset '{s.name}': split folder {path} not found")

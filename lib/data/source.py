@@ -111,8 +111,7 @@ def open_parts(reference: str, root: str | Path | None = None) -> dict[str, Labe
     every missing folder."""
     name, _, split = reference.partition(":")
     s = spec(name)
-    if not s.path(root).is_dir():
-        raise DatasetMissingError(s.missing_message(root))
+    s.present_path(root)
     if s.layout != "imagenet_c":
         return {"": open_spec(s, root, split=split or None)}
     parts, missing = {}, []

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 
-from lib.paths import REPO_ROOT
-
-
-def test_the_throughput_benchmark_prints_every_task_as_a_ratio_to_the_ceiling(capsys, tmp_path):
-    spec = importlib.util.spec_from_file_location("throughput", REPO_ROOT / "benchmarks" / "throughput.py")
-    throughput = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(throughput)
+def test_the_throughput_benchmark_prints_every_task_as_a_ratio_to_the_ceiling(capsys, tmp_path, load_benchmark):
+    throughput = load_benchmark("throughput")
     frame = throughput.main(["--model", "vit_tiny_patch16_224", "--image-size", "32", "--batch-size", "2",
                              "--batches", "1", "--workers", "0", "--ceiling-size", "128",
                              "--tasks", "evaluation", "features", "EWC", "--out", str(tmp_path / "rows.csv")])

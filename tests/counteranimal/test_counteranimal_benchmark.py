@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
-from lib.paths import REPO_ROOT
 
-
-@pytest.fixture(scope="module")
-def benchmark():
-    spec = importlib.util.spec_from_file_location("counteranimal_zero_shot",
-                                                  REPO_ROOT / "benchmarks" / "counteranimal_zero_shot.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+@pytest.fixture
+def benchmark(load_benchmark):
+    return load_benchmark("counteranimal_zero_shot")
 
 
 SMOKE = ["--models", "ViT-S-32-alt", "--classes", "4", "--batch-size", "2", "--batches", "1"]

@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 
-from lib.paths import REPO_ROOT
 
-
-def test_the_grid_benchmark_times_every_part_of_the_inner_step(capsys, tmp_path):
-    spec = importlib.util.spec_from_file_location("fm_perturbations_grid",
-                                                  REPO_ROOT / "benchmarks" / "fm_perturbations_grid.py")
-    benchmark = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(benchmark)
+def test_the_grid_benchmark_times_every_part_of_the_inner_step(capsys, tmp_path, load_benchmark):
+    benchmark = load_benchmark("fm_perturbations_grid")
     out = tmp_path / "rows.csv"
     frame = benchmark.main(["--model", "ViT-S-32", "--image-size", "64", "--batch-size", "4", "--images", "2",
                             "--perturbations", "jpeg_compression", "frost", "--values", "2", "--workers", "2", "--out", str(out)])

@@ -3,22 +3,14 @@ benchmarks/seq_to_final_geometry.py (the tiny tier's analysis runs on the CPU)."
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import numpy as np
 import pandas as pd
 
-from lib.paths import REPO_ROOT
 from lib.seq_to_final.tables import METHODS
 
 
-def test_the_step_benchmark_times_every_column_of_table_1(capsys, monkeypatch, tmp_path):
-    path = REPO_ROOT / "benchmarks" / "seq_to_final_steps.py"
-    spec = importlib.util.spec_from_file_location("seq_to_final_steps", path)
-    steps = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, spec.name, steps)  # its dataclasses look their module up while defined
-    spec.loader.exec_module(steps)
+def test_the_step_benchmark_times_every_column_of_table_1(capsys, tmp_path, load_benchmark):
+    steps = load_benchmark("seq_to_final_steps")
     frame = steps.main(["--architectures", "Conv-1", "--batch-size", "4", "--batches", "1", "--image-size", "8",
                         "--out", str(tmp_path / "rows.csv")])
     assert list(dict.fromkeys(frame["column"])) == list(METHODS)
@@ -35,16 +27,8 @@ def test_the_step_benchmark_times_every_column_of_table_1(capsys, monkeypatch, t
     assert "device: cpu" in printed and "images_per_s" in printed and (tmp_path / "rows.csv").is_file()
 
 
-def _geometry_module():
-    spec = importlib.util.spec_from_file_location("seq_to_final_geometry",
-                                                  REPO_ROOT / "benchmarks" / "seq_to_final_geometry.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_the_geometry_check_runs_the_tiny_analysis_runs_and_checks_them(capsys, tmp_path):
-    geometry = _geometry_module()
+def test_the_geometry_check_runs_the_tiny_analysis_runs_and_checks_them(capsys, tmp_path, load_benchmark):
+    geometry = load_benchmark("seq_to_final_geometry")
     frame = geometry.main(["--sequences", "CLR", "--out", str(tmp_path / "rows.csv")])
     assert list(frame["analysis"]) == ["path", "regularisation"]  # CLR is the geometry run; Fig. 9's always runs
     assert frame["geometry"].tolist() == [True, False] and (frame["check"] == "ok").all()
@@ -53,8 +37,8 @@ def test_the_geometry_check_runs_the_tiny_analysis_runs_and_checks_them(capsys, 
     assert "on cpu" in printed and "0 failed their check" in printed and (tmp_path / "rows.csv").is_file()
 
 
-def test_the_geometry_check_flags_accuracies_outside_0_1_and_non_finite_coordinates():
-    checked = _geometry_module().checked
+def test_the_geometry_check_flags_accuracies_outside_0_1_and_non_finite_coordinates(load_benchmark):
+    checked = load_benchmark("seq_to_final_geometry").checked
     good = pd.DataFrame({"analysis": ["path", "svcca"], "accuracy": [0.5, np.nan], "x": [np.nan, 0.2],
                          "y": [np.nan, 0.3]})
     assert checked(good) == "ok"
