@@ -80,4 +80,4 @@ plt.show()
 claim = findings(ours, settings.margin)
 print(report(claim))
 display(Markdown(f"**Our run ({ours['tier'].iloc[0]}, {len(settings.seeds)} seeds).** \"No non-trivial robustness "
-                 f"from the CLIP objective\": **{claim.verdict}**."))
+                 f"from the CLIP objective\": **{claim.verdict.replace('_', ' ')}**."))

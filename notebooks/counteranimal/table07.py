@@ -121,5 +121,5 @@ claim, premise = findings(ours, settings.margin), drop_findings(ours)
 print(report(claim))
 print(report(premise))
 display(Markdown(f"**Our run ({ours['tier'].iloc[0]}, {len(settings.seeds)} seeds).** \"No non-trivial robustness "
-                 f"from the CLIP objective\": **{claim.verdict}**. Every fine-tuned approach leans on the colour: "
-                 f"**{premise.verdict}**. The paper's numbers: the claim holds for 3 of its 4 CLIP-objective runs."))
+                 f"from the CLIP objective\": **{claim.verdict.replace('_', ' ')}**. Every fine-tuned approach leans on the colour: "
+                 f"**{premise.verdict.replace('_', ' ')}**. The paper's numbers: the claim holds for 3 of its 4 CLIP-objective runs."))
