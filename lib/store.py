@@ -215,6 +215,18 @@ class StoredRuns:
 
 
 
+def weights_checked(store: Store, jobs: list[Job], weights_needed: Callable[[dict[str, Any]], Collection[str]]) -> list[Job]:
+    """`jobs`, once the pretrained weights of every model that a run still to compute loads (`weights_needed`:
+    a run's config -> its model-registry keys) are on this machine: the missing ones stop a study here, before
+    any compute, in one WeightsMissingError listing them all."""
+    todo = [config for config, _ in jobs if weights_needed(config) and not store.has(config)]
+    if todo:
+        from .models.weight_files import require_weights
+
+        require_weights(key for config in todo for key in weights_needed(config))
+    return jobs
+
+
 def precompute_study(load: Callable[[str], Any], study: Callable[[Any, Path, RunContext], StoredRuns],
                      params: Mapping[str, Any], artefacts: Collection[str], reads: Collection[str]) -> int:
     """A paper's `precompute` for a study whose settings file is `params["study_params"]`: compute its

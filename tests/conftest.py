@@ -77,3 +77,22 @@ def load_benchmark(monkeypatch) -> Callable[[str], Any]:
         spec.loader.exec_module(module)
         return module
     return load
+
+
+@pytest.fixture
+def weights_here(monkeypatch) -> None:
+    """Every registry model's weights count as on this machine: for tests that replace `load_pretrained` by a
+    stand-in (the studies check the weights before any compute; tests/core/test_weight_files.py tests that)."""
+    monkeypatch.setattr("lib.models.weight_files.missing_weights", lambda s, root=None: None)
+
+
+@pytest.fixture
+def empty_caches(tmp_path, monkeypatch):
+    """Empty hub, torch and home caches: no registry model's weights are on this machine."""
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hf"))
+    monkeypatch.setenv("TORCH_HOME", str(tmp_path / "torch"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("ROBUSTNESS_WEIGHTS", str(tmp_path / "weights"))
+    return tmp_path

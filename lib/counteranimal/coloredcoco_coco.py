@@ -58,7 +58,7 @@ import numpy as np
 import pandas as pd
 
 from ..params import ParamsError, SettingsFile
-from ..store import StoredRuns
+from ..store import StoredRuns, weights_checked
 
 PAPER = "counteranimal"
 GRID_COLUMNS = ["lr", "weight_decay", "warmup_steps"]
@@ -301,16 +301,19 @@ class CocoStudy(StoredRuns):
     settings: CocoSettings
 
     def jobs(self) -> list[tuple[dict[str, Any], Callable[[], pd.DataFrame]]]:
-        """`(config, compute)` of every run; a missing dataset stops here, before any compute."""
+        """`(config, compute)` of every run; a missing dataset or weights stop here, before any compute."""
         from ..data.coco import annotation_file
         from ..data.registry import spec
         from .coloredcoco import FINE_TUNED
 
         annotation_file(spec(self.settings.dataset).present_path())
         points = [("zero shot", None)] + [(a, c) for a in FINE_TUNED for c in self.settings.grid()]
-        return [(self.config(backbone, seed, approach, config),
-                 functools.partial(self._run, backbone, seed, approach, config))
+        jobs = [(self.config(backbone, seed, approach, config), functools.partial(self._run, backbone, seed, approach, config))
                 for backbone in self.settings.backbones for seed in self.settings.seeds for approach, config in points]
+        return weights_checked(self.store, jobs, self.weights_needed)
+
+    def weights_needed(self, config: dict[str, Any]) -> tuple[str, ...]:
+        return (config["backbone"],)
 
     def config(self, backbone: str, seed: int, approach: str, config: dict | None) -> dict[str, Any]:
         """What determines a run's result (its store key is a hash of this)."""

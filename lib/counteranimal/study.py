@@ -35,7 +35,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from ..params import ParamsError, SettingsFile
-from ..store import RunContext, StoredRuns
+from ..store import RunContext, StoredRuns, weights_checked
 from . import metrics
 from .miniature import DIGIT_CLASS_NAMES, MiniatureSpec
 
@@ -190,10 +190,14 @@ class Study(StoredRuns):
         s = self.settings
         if s.source == "registry":
             self._registry_data()  # DatasetMissingError before any compute
-            return [(self.registry_config(key), functools.partial(self._evaluate_registered, key)) for key in s.models]
+            jobs = [(self.registry_config(key), functools.partial(self._evaluate_registered, key)) for key in s.models]
+            return weights_checked(self.store, jobs, self.weights_needed)
         spec = s.spec()
         return [(self.miniature_config(member, seed), functools.partial(self._train_and_evaluate, member, seed))
                 for seed in s.seeds for member in (zoo_member(m, spec) for m in s.models)]
+
+    def weights_needed(self, config: dict[str, Any]) -> tuple[str, ...]:
+        return (config["model"],) if config["source"] == "registry" else ()
 
     def miniature_config(self, member: ZooMember, seed: int) -> dict[str, Any]:
         """What determines a miniature run's result, and nothing else (its store key is a hash of this)."""

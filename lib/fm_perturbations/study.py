@@ -35,7 +35,7 @@ import pandas as pd
 from ..atomic import load_or_make
 from ..finetune.templates import TEMPLATE_SETS
 from ..params import ParamsError, SettingsFile
-from ..store import FeatureCache, RunContext, Store, run_key
+from ..store import FeatureCache, RunContext, Store, run_key, weights_checked
 from .accuracies import PAPER
 from .grid import CLEAN, Embedder, Grid, GridImages, embed_grid, grid_parameters, image_metrics, metric_summary
 from .metrics import METRICS
@@ -405,7 +405,10 @@ class Study:
                     config.update({"templates": s.templates} if head == ZERO_SHOT else
                                   {"linear_probe": s.linear_probe, "n_train": s.n_train})
                     jobs.append((config, functools.partial(self._predictions, model, index, head)))
-        return jobs
+        return weights_checked(self.store, jobs, self.weights_needed)
+
+    def weights_needed(self, config: dict[str, Any]) -> tuple[str, ...]:
+        return (config["model"],) if config["source"] == "registry" else ()
 
     def _metrics(self, model: str, index: int) -> pd.DataFrame:
         grid = self.grid(index)

@@ -66,7 +66,7 @@ from ..metrics.robustness import backward_transfer, mean_robustness_improvement,
 from ..models.standins import STANDINS
 from ..params import Parameter, ParamsError, matches, read_params_file, validate as validate_values
 from ..paths import REPO_ROOT
-from ..store import RunContext, Store, StoredRuns
+from ..store import RunContext, Store, StoredRuns, weights_checked
 from ..train.config import TrainConfig
 from .methods import METHODS, POST_HOC, TRAINED, ZERO_SHOT_METHODS
 from .splits import OBJECTNET_EVALUATIONS, TrainingSplit, registry_finetune_datasets
@@ -324,7 +324,8 @@ class Benchmark(StoredRuns):
 
     def jobs(self) -> list[tuple[dict, Callable[[], pd.DataFrame]]]:
         """`(config, compute)` of every run: per regime and seed the pretrained model, then each method
-        on each fine-tuning set (post-hoc methods last: they read the trained ones' weights)."""
+        on each fine-tuning set (post-hoc methods last: they read the trained ones' weights). Missing
+        datasets or weights stop the run here, before any compute."""
         methods = [m for m in self.s.methods if m in TRAINED] + [m for m in self.s.methods if m in POST_HOC]
         plan = {
             (regime, seed): [self._run_config(regime, seed, PRETRAINED, "")]
@@ -339,7 +340,10 @@ class Benchmark(StoredRuns):
         for (regime, seed), configs in plan.items():
             model = functools.cache(functools.partial(self._pretrained, regime, seed))  # loaded once, only if needed
             jobs += [(config, functools.partial(self._compute, config, model)) for config in configs]
-        return jobs
+        return weights_checked(self.store, jobs, self.weights_needed)
+
+    def weights_needed(self, config: dict) -> tuple[str, ...]:
+        return (config["regime"],) if config["source"] == "registry" else ()
 
     def _pretrained(self, regime: str, seed: int) -> nn.Module:
         """The pretrained model of `regime` and `seed`, loaded by the runner (only when a run is computed)."""

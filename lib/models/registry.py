@@ -248,10 +248,12 @@ def load_pretrained(key: str, root: str | Path | None = None, recipe: str | None
 
             return torchvision.models.get_model(s.name, weights=s.pretrained.split(".", 1)[1])
         except (OSError, RuntimeError, ValueError) as error:
+            from .weight_files import missing_weights  # (it imports this module)
+
+            where = missing_weights(s) or "its files are in the cache: delete them and load it again with internet"
             raise WeightsMissingError(
-                f"pretrained weights of {s.key} ({s.library} {s.name} {s.pretrained}) are not in the local cache "
-                f"and could not be downloaded: {type(error).__name__}: {str(error)[:200]}. Download them on a "
-                f"machine with internet into the hub cache (HF_HOME / TORCH_HOME) first."
+                f"pretrained weights of {s.key} could not be loaded ({type(error).__name__}: {str(error)[:200]}): "
+                f"{where}"
             ) from error
 
 

@@ -31,7 +31,7 @@ from ..data.domains import DOMAINS
 from ..evaluate.frames import hits, prediction_columns
 from ..models.standins import STANDINS
 from ..params import ParamsError, SettingsFile
-from ..store import RunContext, StoredRuns
+from ..store import RunContext, StoredRuns, weights_checked
 from ..train.config import TrainConfig
 from ..train.objectives import OBJECTIVES
 
@@ -202,10 +202,14 @@ class Study(StoredRuns):
         """`(config, compute)` of every (model, dataset, protocol) run; missing inputs stop here."""
         self.check_inputs()
         entries = [self.settings.in_domain, *self.settings.out_of_domain]
-        return [(self.run_config(index, label, protocol), functools.partial(self._evaluate, index, entry, label, protocol))
+        jobs = [(self.run_config(index, label, protocol), functools.partial(self._evaluate, index, entry, label, protocol))
                 for index in range(len(self.model_names()))
                 for position, (entry, label) in enumerate(zip(entries, self.dataset_names()))
                 for protocol in self.protocols(position == 0)]
+        return weights_checked(self.store, jobs, self.weights_needed)
+
+    def weights_needed(self, config: dict[str, Any]) -> tuple[str, ...]:
+        return (config["model_spec"],) if config["source"] == "registry" else ()
 
     def run_config(self, index: int, label: str, protocol: str) -> dict[str, Any]:
         """What determines one run's result, and nothing else (its store key is a hash of this)."""

@@ -203,3 +203,19 @@ def test_a_diverging_run_stops_with_a_clear_error():
     with pytest.raises(FloatingPointError, match="training diverged"):
         train(model, tensor_batches(x, y, 8, seed=0), TrainConfig(epochs=1, batch_size=8, base_lr=1.0),
               loss=lambda m, inputs, targets: m(inputs).sum() * float("inf"))
+
+
+def test_full_study_without_weights_names_every_missing_model(tmp_path, monkeypatch, make_tree, empty_caches):
+    from dataclasses import replace
+
+    from lib.models.registry import WeightsMissingError
+    from lib.ssl_protocols.study import Study, StudySettings
+
+    for split in ("train", "test"):
+        make_tree(tmp_path / "data" / "food-101" / split, {"apple_pie": 1})
+    monkeypatch.setenv("ROBUSTNESS_DATA_ROOT", str(tmp_path / "data"))
+    settings = replace(StudySettings.load("params/full/ssl_protocols/study.yaml"),
+                       in_domain="Food101=food101_train/food101_test", out_of_domain=[])
+    with pytest.raises(WeightsMissingError, match="26 model") as error:
+        Study(settings, tmp_path / "results").jobs()
+    assert "ssl_dino_rn50" in str(error.value) and str(tmp_path / "weights") in str(error.value)

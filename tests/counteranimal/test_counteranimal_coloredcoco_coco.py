@@ -91,7 +91,7 @@ def test_a_missing_coco_stops_the_study_before_any_compute(full, tmp_path, monke
         coco.CocoStudy(full, tmp_path).jobs()
 
 
-def test_the_study_has_one_run_per_backbone_seed_approach_and_grid_point(full, tmp_path, monkeypatch):
+def test_the_study_has_one_run_per_backbone_seed_approach_and_grid_point(full, tmp_path, monkeypatch, weights_here):
     from lib.data.labelled import DatasetMissingError
     from lib.paths import DATA_ROOT_ENV
 
@@ -106,6 +106,18 @@ def test_the_study_has_one_run_per_backbone_seed_approach_and_grid_point(full, t
     assert len({str(sorted(c.items())) for c in configs}) == len(configs)  # every run its own store key
     assert configs[0]["approach"] == "zero shot" and "lr" not in configs[0] and configs[1]["lr"] == 0.001
     assert "epochs" not in configs[0] and configs[1]["epochs"] == 32  # zero shot trains nothing
+
+
+def test_missing_weights_stop_the_study_before_any_compute(full, tmp_path, monkeypatch, empty_caches):
+    from lib.models.registry import WeightsMissingError
+    from lib.paths import DATA_ROOT_ENV
+
+    monkeypatch.setenv(DATA_ROOT_ENV, str(tmp_path))
+    (tmp_path / "coco" / "annotations").mkdir(parents=True)
+    (tmp_path / "coco" / "annotations" / "instances_train2017.json").write_text("{}")
+    monkeypatch.setattr(coco, "coco_parts", lambda *a: pytest.fail("data read before the weights were found"))
+    with pytest.raises(WeightsMissingError, match="(?s)2 model.*ca_clip_rn50_openai.*ca_clip_vit_b_16_openai"):
+        coco.CocoStudy(full, tmp_path).jobs()
 
 
 @pytest.mark.parametrize("change, changes_the_key", [
@@ -172,7 +184,7 @@ def _coco_tree(root, per_class: int = 3) -> None:
         json.dumps({"images": images, "annotations": annotations, "categories": categories}))
 
 
-def test_the_study_runs_end_to_end_on_a_coco_tree_and_reads_its_runs_back(full, tmp_path, monkeypatch):
+def test_the_study_runs_end_to_end_on_a_coco_tree_and_reads_its_runs_back(full, tmp_path, monkeypatch, weights_here):
     import yaml
     from open_clip.tokenizer import SimpleTokenizer
 

@@ -14,6 +14,7 @@ from lib.counteranimal import evaluation
 from lib.counteranimal.study import Study, StudySettings, accuracies, registry_family, standin_parameters, zoo_member
 from lib.counteranimal.miniature import MiniatureSpec
 from lib.data.labelled import DatasetMissingError
+from lib.models.registry import WeightsMissingError
 from lib.models.standins import build_standin
 from lib.params import ParamsError
 from lib.paths import REPO_ROOT
@@ -110,7 +111,7 @@ def registry_settings() -> StudySettings:
                    prompt="A photo of {}.", batch_size=4)
 
 
-def test_registry_source_runs_on_a_generated_tree_with_random_init_models(real_tree, tmp_path, monkeypatch):
+def test_registry_source_runs_on_a_generated_tree_with_random_init_models(real_tree, tmp_path, monkeypatch, weights_here):
     from open_clip.tokenizer import SimpleTokenizer
 
     clip = build_standin("tiny_clip", image_size=8, seed=0).eval()
@@ -140,6 +141,12 @@ def test_registry_source_fails_before_compute_without_data(tmp_path, monkeypatch
         replace(registry_settings(), models=["ViT-Z/99"]).validate("study")
     assert registry_family("ca_clip_vit_l_14_dfn2b") == "CLIP-DFN"
     assert registry_family("ca_clip_vit_b_16_datacomp_xl_s13b_b90k") == "CLIP-DC"
+
+
+def test_registry_source_lists_every_missing_weight_before_compute(real_tree, tmp_path, monkeypatch, empty_caches):
+    monkeypatch.setattr(evaluation, "load_pretrained", lambda *a, **k: pytest.fail("a model loaded"))
+    with pytest.raises(WeightsMissingError, match="(?s)2 model.*ca_clip_vit_b_32_laion400m_e31.*ca_resnet50_in1k"):
+        Study(registry_settings(), tmp_path / "results").jobs()
 
 
 def test_importing_the_paper_package_does_not_import_torch():

@@ -11,6 +11,7 @@ import pytest
 from lib.data.labelled import DatasetMissingError
 from lib.fm_perturbations.tables import LINEAR_PROBE, ZERO_SHOT
 from lib.fm_perturbations.study import Study, StudySettings
+from lib.models.registry import WeightsMissingError
 from lib.params import ParamsError
 from lib.paths import REPO_ROOT
 from lib.perturb import CORRUPTIONS
@@ -95,6 +96,15 @@ def test_registry_study_names_every_missing_dataset_before_compute(tmp_path):
     with pytest.raises(DatasetMissingError, match="4 dataset") as error:
         Study(settings, tmp_path / "results").jobs()
     assert "food-101/test" in str(error.value) and "image-net.org" in str(error.value)
+
+
+def test_registry_study_names_every_missing_model_before_compute(tmp_path, make_tree, empty_caches):
+    for split in ("train", "test"):
+        make_tree(tmp_path / "food-101" / split, {"apple_pie": 1})
+    settings = dataclasses.replace(StudySettings.load(FULL), data_root=str(tmp_path),
+                                   datasets=["Food101=food101_train/food101_test"])
+    with pytest.raises(WeightsMissingError, match="(?s)6 model.*fm_clip_vit_b16_openai.*fm_dinov2_vit_g14"):
+        Study(settings, tmp_path / "results").jobs()
 
 
 def test_registry_split_reads_images_at_the_model_input_size(tmp_path, make_tree):

@@ -23,6 +23,7 @@ from lib.imagenet_rib.benchmark import (
     PRETRAINED, Benchmark, BenchmarkSettings, accuracies, robustness_table,
 )
 from lib.imagenet_rib.runner import BenchmarkRunner
+from lib.models.registry import WeightsMissingError
 from lib.imagenet_rib.suite_data import RegistrySuite, TrainingForbiddenError, TrainingSplit, registry_finetune_datasets
 from lib.params import ParamsError
 from tests.conftest import write_images
@@ -235,7 +236,7 @@ def test_registry_suite_refuses_to_train_on_objectnet_and_scores_it_both_ways(fa
     assert full.ranker("objectnet")(logits).tolist() == [[999], [999]]
 
 
-def test_registry_benchmark_end_to_end_on_the_fake_tree(fake_root, tmp_path, monkeypatch):
+def test_registry_benchmark_end_to_end_on_the_fake_tree(fake_root, tmp_path, monkeypatch, weights_here):
     """The full tier's code path with a random-init 1000-way ViT in place of the hub weights."""
     from timm.models.vision_transformer import VisionTransformer
 
@@ -257,6 +258,14 @@ def test_registry_benchmark_end_to_end_on_the_fake_tree(fake_root, tmp_path, mon
     assert set(acc["eval_dataset"]) == {"imagenet_a", "objectnet", "imagenet_c", "imagenet_val"}
     table = robustness_table(acc, settings.suite, bench.reference, bench.finetune_datasets)
     assert list(table["method"]) == ["FT", "WiSE-FT"] and "RI objectnet" not in table and table["mRI"].notna().all()
+
+
+def test_registry_benchmark_without_weights_stops_before_any_compute(fake_root, tmp_path, monkeypatch, empty_caches):
+    monkeypatch.setattr("lib.imagenet_rib.runner.load_pretrained", lambda key: pytest.fail("a model loaded"))
+    settings = replace(BenchmarkSettings.load(FULL), regimes=["rib_vit_b16_augreg_in1k"], suite=["imagenet_a"],
+                       methods=["FT"], data_root=str(fake_root))
+    with pytest.raises(WeightsMissingError, match="(?s)1 model.*rib_vit_b16_augreg_in1k .*looked for"):
+        Benchmark(settings, tmp_path / "results").jobs()
 
 
 def test_registry_suite_lists_every_missing_dataset(tmp_path, fake_root):
@@ -312,7 +321,7 @@ def test_tiny_embedded_run_gives_ri_rows_and_reads_back_from_the_store(tmp_path,
     pd.testing.assert_frame_equal(Benchmark(settings, tmp_path).run_accuracies(), accuracies(first))
 
 
-def test_registry_zero_shot_clip_fine_tunes_through_its_head_and_on_stanford_cars(tmp_path, fake_root, monkeypatch):
+def test_registry_zero_shot_clip_fine_tunes_through_its_head_and_on_stanford_cars(tmp_path, fake_root, monkeypatch, weights_here):
     """App. C and G on the fake tree: a random-init tiny CLIP in place of the open_clip weights,
     classifying through a zero-shot head over the 1000 ImageNet names; StanfordCars trains through a
     head over its own 196 names and is evaluated through the ImageNet head of the same towers."""

@@ -182,7 +182,7 @@ def test_registry_sample_reads_every_part_through_the_transform(fake_root):
 
 # -- the panels at the registry source -------------------------------------------------------------------
 @pytest.fixture
-def registry_params(fake_root, tmp_path, monkeypatch) -> str:
+def registry_params(fake_root, tmp_path, monkeypatch, weights_here) -> str:
     """The full benchmark on the fake tree: one regime (a random-init 1000-way ViT), FT and WiSE-FT, 1 epoch."""
     from timm.models.vision_transformer import VisionTransformer
 
