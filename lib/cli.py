@@ -129,6 +129,20 @@ def _experiment(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_weights(args: argparse.Namespace) -> int:
+    from .models.registry import registry
+    from .models.weight_files import missing_weights
+
+    rows = [s for s in registry().values() if args.paper in (None, s.paper)]
+    missing = 0
+    for s in rows:
+        line = missing_weights(s, args.weights_root)
+        missing += line is not None
+        print(f"present  {s.key}" if line is None else f"missing  {line}")
+    print(f"\npresent: {len(rows) - missing}, missing: {missing}")
+    return 0
+
+
 def _verify_weights(args: argparse.Namespace) -> int:
     from .models.registry import UnsafeCheckpointError, WeightsMissingError, record_sha256, registry, spec
 
@@ -198,6 +212,11 @@ def main(argv: list[str] | None = None) -> int:
     experiment.add_argument("--results", default="results", help="the results store's root")
     add_executor_arguments(experiment)
     experiment.set_defaults(func=_experiment)
+
+    weights = sub.add_parser("check-weights", help="list registered models: weights on this machine or missing (no download)")
+    weights.add_argument("--paper", type=paper, metavar=papers)
+    weights.add_argument("--weights-root", help="default: $ROBUSTNESS_WEIGHTS or <repo>/weights")
+    weights.set_defaults(func=_check_weights)
 
     verify = sub.add_parser("verify-weights", help="read checkpoint files safely; record (or check) their sha256 in models.csv")
     verify.add_argument("--key", action="append", help="a models.csv key (repeatable; default: every checkpoint-file row)")

@@ -97,3 +97,13 @@ def test_a_study_checks_the_weights_of_the_runs_left_to_compute_only(empty_cache
     with pytest.raises(WeightsMissingError, match=f"(?s)1 model.*{URL}"):
         weights_checked(store, [(stored, never), (todo, never)], needs)
     assert weights_checked(store, [(todo, never)], lambda config: ()) == [(todo, never)]
+
+
+def test_check_weights_lists_every_model_of_a_paper(empty_caches, capsys):
+    from lib.cli import main
+
+    put_file(empty_caches / "weights" / "dino_resnet50_pretrain.pth")
+    assert main(["check-weights", "--paper", "ssl_protocols"]) == 0
+    out = capsys.readouterr().out
+    assert "present  ssl_dino_rn50\n" in out and "missing  ssl_mocov3_vitb16 (" in out
+    assert out.rstrip().endswith("present: 1, missing: 25")
