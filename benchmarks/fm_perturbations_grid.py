@@ -9,8 +9,9 @@ writes the feature cache, so its lower-level functions are timed instead, in the
 
 1. perturb: `lib.fm_perturbations.grid.perturb_images` at every (perturbation, parameter value) cell.
    It runs on the CPU, in this process, by `--workers` threads (NumPy, SciPy, OpenCV and the
-   imagecorruptions package; default the full tier's `workers`), whatever `--device` is, and the study
-   does not overlap it with step 2.
+   imagecorruptions package; default the full tier's `workers`), whatever `--device` is. The study
+   (`embed_grid`) perturbs one cell ahead in a background thread, overlapping this step with step 2, so
+   its grid takes about the larger of the two parts plus the metrics, where the `all` row here is their sum.
 2. embed: the cell's images (and once, the clean ones) through `torch_embedder` of an open_clip
    model (`--model`, built with random weights: no download) on `--device`, as the study builds it:
    uint8 batches copied to the device (from pinned memory on CUDA), there scaled to [0, 1] and normalised by

@@ -263,6 +263,10 @@ class FeatureCache:
     def __init__(self, root: str | Path) -> None:
         self.dir = resolve(root) / "features"
 
+    def has(self, spec: dict[str, Any]) -> bool:
+        """Whether the features of `spec` are cached."""
+        return (self.dir / f"{run_key(spec)}.npz").is_file()
+
     def get(
         self,
         spec: dict[str, Any],

@@ -12,7 +12,8 @@ once per model through the feature cache, so that every metric and head reads th
   (seed, i) alone, not on the images after it.
 - Cache: each (model, cell) is one `FeatureCache` entry whose spec names the model (and its version), the dataset (its
   name, size and a digest of its pixels), the perturbation, the parameter and the seed. A cell's
-  perturbed images are computed at most once per call, and only when some model's entry is missing.
+  perturbed images are computed at most once per call, only when some model's entry is missing, and
+  one cell ahead of the embedding (a background thread perturbs the next missing cell meanwhile).
 - Metrics: `image_metrics` computes R_cs, R_ed and R_dr (`lib.fm_perturbations.metrics`) per image over
   its versions under each perturbation (K includes ⊥ by default, as Sec. 3.3.1 states for R_dr; a
   setting for all three); `metric_summary` averages them over images per (model, dataset,
@@ -21,9 +22,10 @@ once per model through the feature cache, so that every metric and head reads th
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -144,7 +146,8 @@ def embed_grid(data: GridImages, embedders: Sequence[Embedder], parameters: Mapp
                seed: int, cache: FeatureCache, workers: int = 1) -> Grid:
     """The grid of `data` under `parameters` (perturbation -> values) for every embedder, read from
     `cache` or computed into it: a cell's images are perturbed once (by `workers` threads), only if a model
-    misses it."""
+    misses it, and while the cell before it is embedded (one cell ahead, in a background thread: perturbing
+    on the CPU overlaps embedding on the device; the numbers do not depend on it)."""
     unknown = [p for p in parameters if p not in PERTURBATIONS]
     if unknown:
         raise KeyError(f"unknown perturbations {unknown}; available: {list(PERTURBATIONS)}")
@@ -153,18 +156,33 @@ def embed_grid(data: GridImages, embedders: Sequence[Embedder], parameters: Mapp
         raise ValueError(f"embedder names must be distinct, got {names}")
     grid = Grid(data.name, np.asarray(data.targets), {p: np.asarray(v, dtype=float) for p, v in parameters.items()}, {})
     digest = data.digest()
-    for perturbation, parameter in grid.cells():
-        images: list[np.ndarray] = []
+    specs = {cell: [cell_spec(e, data, digest, *cell, seed) for e in embedders] for cell in grid.cells()}
+    missed = iter([cell for cell, cell_specs in specs.items() if not all(map(cache.has, cell_specs))])
+    with ThreadPoolExecutor(1) as ahead:
+        queued: dict[tuple[str, Parameter], Future] = {}
 
-        def perturbed() -> np.ndarray:
-            if not images:
-                images.append(perturb_images(data.images, perturbation, parameter, seed, workers))
-            return images[0]
+        def queue_next() -> None:
+            cell = next(missed, None)
+            if cell is not None:
+                queued[cell] = ahead.submit(perturb_images, data.images, *cell, seed, workers)
 
-        for embedder in embedders:
-            spec = cell_spec(embedder, data, digest, perturbation, parameter, seed)
-            features, _ = cache.get(spec, lambda: (np.asarray(embedder.embed(perturbed())), grid.targets))
-            grid.embeddings[(embedder.name, perturbation, parameter)] = features
+        def images_of(cell: tuple[str, Parameter]) -> np.ndarray:
+            """A cell's perturbed images: those queued (then the next missing cell is queued), or made here if
+            the cell was cached when the queue was planned and is missing now."""
+            if cell not in queued:
+                return perturb_images(data.images, *cell, seed, workers)
+            images = queued.pop(cell).result()
+            queue_next()
+            return images
+
+        queue_next()
+        for cell, cell_specs in specs.items():
+            perturbed = functools.cache(functools.partial(images_of, cell))
+            if cell in queued:
+                perturbed()  # taken now, so that the next missing cell is perturbed while this one is embedded
+            for embedder, spec in zip(embedders, cell_specs):
+                features, _ = cache.get(spec, lambda: (np.asarray(embedder.embed(perturbed())), grid.targets))
+                grid.embeddings[(embedder.name, *cell)] = features
     return grid
 
 

@@ -110,6 +110,40 @@ def test_a_cached_grid_is_read_back_not_recomputed(tmp_path, monkeypatch):
     assert len(perturbed) == 1 + 3 * 2
 
 
+def test_the_next_missing_cell_is_perturbed_while_a_cell_is_embedded(tmp_path, monkeypatch):
+    import threading
+
+    import lib.fm_perturbations.grid as grid_module
+
+    data, parameters, cache = photos(2), grid_parameters(PERTURBATIONS[:2], m=2), FeatureCache(tmp_path)
+    cells = Grid(data.name, data.targets, parameters, {}).cells()
+    embed_grid(data, [Counting().embedder], {PERTURBATIONS[0]: parameters[PERTURBATIONS[0]][:1]}, 0, cache)
+    started, changed = [], threading.Condition()
+    original = grid_module.perturb_images
+
+    def perturb(images, *cell_and_rest):
+        with changed:
+            started.append(cell_and_rest[:2])
+            changed.notify_all()
+        return original(images, *cell_and_rest)
+
+    overlapped, plain = [], Counting()
+    missing = cells[2:]  # the clean cell and the first noise cell were cached above
+
+    def embed(images: np.ndarray) -> np.ndarray:  # waits (at most 10 s) for the next missing cell's perturbing
+        ahead = min(len(overlapped) + 2, len(missing))
+        with changed:
+            overlapped.append(changed.wait_for(lambda: len(started) >= ahead, timeout=10))
+        return plain.embed(images)
+
+    monkeypatch.setattr(grid_module, "perturb_images", perturb)
+    again = embed_grid(data, [Embedder("projection", embed)], parameters, 0, cache)
+    assert started == missing and overlapped == [True] * len(missing)
+    reference = embed_grid(data, [Counting().embedder], parameters, 0, FeatureCache(tmp_path / "serial"))
+    for key, value in reference.embeddings.items():
+        np.testing.assert_array_equal(value, again.embeddings[key])
+
+
 def test_a_new_seed_or_changed_images_is_a_new_cache_entry(tmp_path):
     data, cache, model = photos(2), FeatureCache(tmp_path), Counting()
     parameters = {"imagenet_c_gaussian_noise": [0.2]}
