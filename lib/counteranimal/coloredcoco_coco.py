@@ -11,6 +11,8 @@ The data (after Ahmed et al. 2021's maker; `lib.data.coco` gives its readings):
   fine-tune, the next `validation_per_class` are its validation set (unused: the paper selects on the test set),
   the next `test_per_class` test (the paper gives no sizes: the maker's 800, 100 and 100).
 - Images: each object's photo and mask at `image_size` pixels (the maker's 64), the background 0.75 x its colour.
+  The objects are read from COCO once and kept under the results store (`<results>/counteranimal/coco_objects/`,
+  about 0.5 GB at the full tier), so that every other process of the study (a cluster job per run) loads them.
 - Colours: `palette(palette_seed)`: the maker's nine biased colours (class c's is `BIASED_RGB[c]`), then ten
   colours drawn as the maker draws its "unbiased" ones (uniform RGB at squared distance above 2500 from every
   biased colour), seeded. Fine-tuning and in-distribution test: exactly round(p_spu n) of each class on its biased
@@ -48,7 +50,9 @@ approach, in `coloredcoco.run_study`'s frame, `backbone` the registry row's labe
 from __future__ import annotations
 
 import functools
+import inspect
 import itertools
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -150,11 +154,46 @@ def colour_names(colours: np.ndarray) -> list[str]:
     return [names[int(np.argmin(np.sum((table - colour) ** 2, axis=1)))] for colour in colours]
 
 
+OBJECT_ARRAYS = ("photos", "masks", "labels", "is_test")  # `_objects`' arrays, by their names on disk
+
+
 @functools.lru_cache(maxsize=1)
 def _objects(dataset: str, classes: int, train_per_class: int, validation_per_class: int, test_per_class: int,
-             image_size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+             image_size: int, kept_in: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(photos, masks, labels, is_test): each kept object's photo (N, size, size, 3) and mask (N, size, size) in
-    [0, 1], read once per process."""
+    [0, 1], read once per process; with `kept_in` (a folder) also kept there on disk for every other process
+    (a cluster job per run), keyed by these arguments, the annotation file's size and time, and the source of
+    the modules that make them."""
+    def make() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return _read_objects(dataset, classes, train_per_class, validation_per_class, test_per_class, image_size)
+
+    if kept_in is None:
+        return make()
+    from ..atomic import load_or_make
+    from ..data.coco import annotation_file
+    from ..data.registry import spec
+    from ..store import run_key
+
+    stat = annotation_file(spec(dataset).present_path()).stat()
+    key = run_key({"kind": "coloredcoco_objects", "dataset": dataset, "classes": classes, "train": train_per_class,
+                   "validation": validation_per_class, "test": test_per_class, "image_size": image_size,
+                   "annotations": [stat.st_size, stat.st_mtime_ns],
+                   "code": [inspect.getsource(sys.modules[name]) for name in ("lib.data.coco", __name__)]})
+
+    def load(path: Path) -> tuple[np.ndarray, ...]:
+        with np.load(path) as kept:
+            return tuple(kept[name] for name in OBJECT_ARRAYS)
+
+    def write(value: tuple[np.ndarray, ...], tmp: str) -> None:
+        with open(tmp, "wb") as handle:
+            np.savez(handle, **dict(zip(OBJECT_ARRAYS, value)))
+
+    return load_or_make(Path(kept_in) / f"{key}.npz", load, make, write, pin_threads=False)
+
+
+def _read_objects(dataset: str, classes: int, train_per_class: int, validation_per_class: int, test_per_class: int,
+                  image_size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`_objects` read from the COCO folder: per class its first objects in the maker's order."""
     from ..data.coco import COLOREDCOCO_CLASSES, resized_object
     from ..data.registry import open_dataset
 
@@ -174,15 +213,16 @@ def _objects(dataset: str, classes: int, train_per_class: int, validation_per_cl
     return np.stack(photos), np.stack(masks), np.array(labels), np.array(is_test)
 
 
-def coco_parts(settings: CocoSettings, seed: int) -> dict[str, Any]:
+def coco_parts(settings: CocoSettings, seed: int, kept_in: str | None = None) -> dict[str, Any]:
     """`train`, `id` and `ood` of one seed (`coloredcoco.Part`, images (N, 3, size, size) float32 in [0, 1]);
-    `id` and `ood` hold the same objects and differ in their background colours alone."""
+    `id` and `ood` hold the same objects and differ in their background colours alone (`kept_in`: the
+    objects' folder on disk, `_objects`)."""
     from ..data.coco import paint_background
     from .coloredcoco import PALETTE, Part, biased_colours, shifted_colours
 
     photos, masks, labels, is_test = _objects(settings.dataset, settings.classes, settings.train_per_class,
                                               settings.validation_per_class, settings.test_per_class,
-                                              settings.image_size)
+                                              settings.image_size, kept_in)
     rng = np.random.default_rng([seed, settings.classes, round(1000 * settings.p_spu)])
     colours = palette(settings.palette_seed)  # the indices `biased_colours` draws: 0-8 biased, 9-18 the ten others
     assert len(colours) == len(PALETTE), "coloredcoco.OTHERS and UNBIASED must both count ten colours"
@@ -331,7 +371,7 @@ class CocoStudy(StoredRuns):
         from ..models.clip import tokenizer_for
         from ..models.registry import load_pretrained
 
-        data = coco_parts(self.settings, seed)
+        data = coco_parts(self.settings, seed, str(self.store.root / PAPER / "coco_objects"))
         torch.manual_seed(seed)
         try:
             predicted, diverged = approach_predictions(load_pretrained(backbone), tokenizer_for(backbone), data,

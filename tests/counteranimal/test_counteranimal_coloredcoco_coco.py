@@ -219,6 +219,14 @@ def test_the_study_runs_end_to_end_on_a_coco_tree_and_reads_its_runs_back(full, 
     data = coco.coco_parts(settings, seed=0)
     assert data["train"].images.shape == (4, 3, 16, 16) and np.array_equal(data["id"].labels, data["ood"].labels)
     assert (data["ood"].colours != data["ood"].labels).all()  # out of distribution: another class's colour
+    kept = tmp_path / "results" / "counteranimal" / "coco_objects"  # the study's runs read COCO once, kept on disk
+    assert len(list(kept.glob("*.npz"))) == 1
+    coco._objects.cache_clear()  # as in another process
+    monkeypatch.setattr(coco, "_read_objects", lambda *a: pytest.fail("COCO read again"))
+    from_disk = coco.coco_parts(settings, 0, str(kept))
+    for name, part in data.items():
+        np.testing.assert_array_equal(from_disk[name].images, part.images)
+        np.testing.assert_array_equal(from_disk[name].labels, part.labels)
     monkeypatch.setattr(lib.models.registry, "load_pretrained", lambda key: pytest.fail("recomputed a stored run"))
     _, again = coloredcoco.run_study(str(path), str(tmp_path / "results"))
     pd.testing.assert_frame_equal(again, frame)
@@ -267,7 +275,7 @@ def test_a_diverged_run_is_stored_as_such_with_no_prediction(full, tmp_path, mon
 
     monkeypatch.setattr(lib.models.registry, "load_pretrained", lambda key: None)
     monkeypatch.setattr(lib.models.clip, "tokenizer_for", lambda key: None)
-    monkeypatch.setattr(coco, "coco_parts", lambda settings, seed: _tiny_data())
+    monkeypatch.setattr(coco, "coco_parts", lambda settings, seed, kept_in=None: _tiny_data())
 
     def diverge(*args, **kwargs):
         raise FloatingPointError("training diverged")
