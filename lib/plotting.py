@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 import seaborn.matrix
+from matplotlib.layout_engine import PlaceHolderLayoutEngine
 
 from .atomic import atomic_write
 from .paths import REPO_ROOT, resolve
@@ -303,12 +304,34 @@ def lines_with_bands(ax: plt.Axes, frame: pd.DataFrame, x: str, y: str, *, hue: 
                 lw=1.2, label=name)
 
 
+LAYOUT_GRID = 1e-6  # figure fraction to which a frozen layout's positions are rounded
+
+
+def freeze_layout(fig: plt.Figure) -> None:
+    """Turn the figure's layout engine off, keeping the layout of its last draw with every axes' position and
+    every figure-level text's (suptitle, supxlabel) rounded to `LAYOUT_GRID`. Constrained layout's solver
+    (kiwisolver) orders its variables by memory address, so the positions it finds vary in their last bits
+    between processes, which a PDF's ten decimals sometimes show (the same figure written with other bytes);
+    a PDF drawn after this reproduces in every run."""
+    engine = fig.get_layout_engine()
+    if engine is None or isinstance(engine, PlaceHolderLayoutEngine):
+        return
+    fig.set_layout_engine("none")
+    for ax in fig.axes:
+        ax.set_position(np.round(np.asarray(ax.get_position(original=True).bounds) / LAYOUT_GRID) * LAYOUT_GRID)
+    for text in fig.texts:
+        if text.get_transform() == fig.transSubfigure:
+            text.set_position(tuple(np.round(np.asarray(text.get_position()) / LAYOUT_GRID) * LAYOUT_GRID))
+
+
 def save_figure(fig: plt.Figure, data: pd.DataFrame, out_dir: str | Path, stem: str) -> list[Path]:
-    """Write `fig` as PNG and PDF and `data` as CSV under `out_dir` (relative paths from the
-    repository root); in a notebook, display the figure and say where it went. Return the paths."""
+    """Write `fig` as PNG and PDF (the PDF in the PNG's layout, `freeze_layout`) and `data` as CSV under `out_dir`
+    (relative paths from the repository root); in a notebook, display the figure and say where it went. Return
+    the paths."""
     out_dir = resolve(out_dir)
     png = io.BytesIO()
     fig.savefig(png, format="png", metadata={"Software": None})  # drawn once: written and displayed
+    freeze_layout(fig)  # the PDF takes the PNG's layout, rounded
     atomic_write(out_dir / f"{stem}.png", lambda tmp: Path(tmp).write_bytes(png.getvalue()))
     atomic_write(out_dir / f"{stem}.pdf",
                  lambda tmp: fig.savefig(tmp, format="pdf", metadata={"CreationDate": None, "Producer": None}))
