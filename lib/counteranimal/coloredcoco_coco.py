@@ -353,6 +353,7 @@ class CocoStudy(StoredRuns):
         return weights_checked(self.store, jobs, self.weights_needed)
 
     def weights_needed(self, config: dict[str, Any]) -> tuple[str, ...]:
+        """The model-registry keys whose weights the run of `config` loads (`store.weights_checked`)."""
         return (config["backbone"],)
 
     def config(self, backbone: str, seed: int, approach: str, config: dict | None) -> dict[str, Any]:

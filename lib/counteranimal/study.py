@@ -197,6 +197,7 @@ class Study(StoredRuns):
                 for seed in s.seeds for member in (zoo_member(m, spec) for m in s.models)]
 
     def weights_needed(self, config: dict[str, Any]) -> tuple[str, ...]:
+        """The model-registry keys whose weights the run of `config` loads (`store.weights_checked`)."""
         return (config["model"],) if config["source"] == "registry" else ()
 
     def miniature_config(self, member: ZooMember, seed: int) -> dict[str, Any]:

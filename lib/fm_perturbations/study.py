@@ -408,6 +408,7 @@ class Study:
         return weights_checked(self.store, jobs, self.weights_needed)
 
     def weights_needed(self, config: dict[str, Any]) -> tuple[str, ...]:
+        """The model-registry keys whose weights the run of `config` loads (`store.weights_checked`)."""
         return (config["model"],) if config["source"] == "registry" else ()
 
     def _metrics(self, model: str, index: int) -> pd.DataFrame:

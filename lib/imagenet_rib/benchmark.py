@@ -343,6 +343,7 @@ class Benchmark(StoredRuns):
         return weights_checked(self.store, jobs, self.weights_needed)
 
     def weights_needed(self, config: dict) -> tuple[str, ...]:
+        """The model-registry keys whose weights the run of `config` loads (`store.weights_checked`)."""
         return (config["regime"],) if config["source"] == "registry" else ()
 
     def _pretrained(self, regime: str, seed: int) -> nn.Module:

@@ -209,6 +209,7 @@ class Study(StoredRuns):
         return weights_checked(self.store, jobs, self.weights_needed)
 
     def weights_needed(self, config: dict[str, Any]) -> tuple[str, ...]:
+        """The model-registry keys whose weights the run of `config` loads (`store.weights_checked`)."""
         return (config["model_spec"],) if config["source"] == "registry" else ()
 
     def run_config(self, index: int, label: str, protocol: str) -> dict[str, Any]:
