@@ -31,7 +31,7 @@ import pandas as pd
 import torch
 from torch import nn
 
-from .interpolation_paths import BatchNormReading, interpolation_path
+from .interpolation_paths import BatchNormReading, interpolation_path, path_ends
 from .methods import (Context, JointModel, Settings, SideTunedNet, _fine_tune, _select_erm, all_steps, final_only,
                       joint_model, joint_side_tune, lp_ft_from, pretrain, side_tune_from, to_tensors)
 from .model_geometry import (EntireModel, ProjectionReading, layer_activations, svcca_to_reference,
@@ -98,11 +98,7 @@ def path_rows(method: str, trajectory: Trajectory, ctx: Context, alphas: Sequenc
     end model: from the start model's stem and head and its own sides, which the path scales by s)."""
     (_, start), (_, end) = trajectory[-2:]
     statistics = ctx.data.train[ctx.data.final_index]
-    start_state = start.state_dict()
-    if isinstance(end, SideTunedNet):
-        start_state = {**end.state_dict(), **{name: value for name, value in start_state.items()
-                                              if name.startswith(("stem.", "head."))}}
-    path = interpolation_path(end, start_state, end.state_dict(), ctx.data.test, alphas, batchnorm, statistics)
+    path = interpolation_path(end, *path_ends(start, end), ctx.data.test, alphas, batchnorm, statistics)
     return path.assign(analysis="path", method=method, step=ctx.data.final_index)
 
 

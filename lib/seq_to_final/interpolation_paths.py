@@ -74,6 +74,16 @@ def interpolated_model(model: nn.Module, start: Mapping[str, torch.Tensor], end:
     return result.eval()
 
 
+def path_ends(start: nn.Module, end: nn.Module) -> tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]:
+    """The states a path from `start` to `end` interpolates between. A side-tuned `end` starts from its own
+    state with `start`'s stem and head: its side modules stay, scaled by s along the path (`interpolated_model`)."""
+    start_state, end_state = start.state_dict(), end.state_dict()
+    if isinstance(end, SideTunedNet):
+        start_state = {**end_state, **{name: value for name, value in start_state.items()
+                                       if name.startswith(("stem.", "head."))}}
+    return start_state, end_state
+
+
 def interpolation_path(model: nn.Module, start: Mapping[str, torch.Tensor], end: Mapping[str, torch.Tensor],
                        data: Data, alphas: Sequence[float] = PAPER_ALPHAS, batchnorm: BatchNormReading = "code",
                        statistics_data: Data | None = None, batch_size: int = 500) -> pd.DataFrame:

@@ -10,7 +10,7 @@ from sklearn.decomposition import PCA
 
 from lib.metrics.svcca import canonical_correlations, directions_kept, svcca_similarity, top_directions
 from lib.seq_to_final.architectures import all_parameters, build, table7_parameters
-from lib.seq_to_final.interpolation_paths import (PAPER_ALPHAS, interpolated_model, interpolation_path,
+from lib.seq_to_final.interpolation_paths import (PAPER_ALPHAS, interpolated_model, interpolation_path, path_ends,
                                                   recompute_batchnorm_statistics)
 from lib.seq_to_final.methods import JointModel, accuracy
 from lib.seq_to_final.model_geometry import (ENTIRE_MODEL, adjacent_distances, layer_activations, parameter_vectors,
@@ -121,6 +121,24 @@ def _two_models(architecture: str = "Res-1"):
                 module.running_mean.uniform_(-1, 1)
                 module.running_var.uniform_(0.5, 2)
     return start.eval(), end.eval()
+
+
+def test_a_side_tuned_path_starts_from_its_sides_on_the_start_models_stem_and_head():
+    import copy
+
+    from lib.seq_to_final.methods import SideTunedNet
+
+    start, end = _two_models("Conv-1")
+    for ends, model in zip(path_ends(start, end), (start, end)):  # an ordinary path: between the two models
+        assert all(torch.equal(value, model.state_dict()[name]) for name, value in ends.items())
+    side_tuned = SideTunedNet(copy.deepcopy(end), image_size=8)
+    side_tuned.add_sides("layer", stem_and_head=False)
+    first, last = path_ends(start, side_tuned)
+    assert first.keys() == last.keys() == side_tuned.state_dict().keys()
+    for name, value in first.items():
+        mine = name.startswith(("stem.", "head."))
+        assert torch.equal(value, (start if mine else side_tuned).state_dict()[name]), name
+    assert any(name.startswith("sides.") for name in first)
 
 
 @pytest.mark.parametrize("batchnorm", ["code", "interpolated"])
