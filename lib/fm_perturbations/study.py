@@ -462,7 +462,8 @@ class Study:
     # -- Fig. 3: sampling the domain; Fig. 7: robustness fine-tuning ---------------------------------
     def analysis_jobs(self) -> list[tuple[dict[str, Any], Callable[[], pd.DataFrame]]]:
         """`(config, compute)` of the sampling study (one run) and of the fine-tuning (one run for the
-        original model, one per λ), for those of the two the settings ask for."""
+        original model, one per λ), for those of the two the settings ask for; missing inputs stop here."""
+        self.check_inputs()
         s, jobs = self.settings, []
         if s.sampling_study:
             c = s.sampling_study
@@ -475,7 +476,7 @@ class Study:
                     "datasets": s.datasets, "finetune": f, "templates": s.templates, "include_clean": s.include_clean}
             for weight in [None, *map(float, f["lambdas"])]:
                 jobs.append(({**base, "lambda": weight}, functools.partial(self._finetuned, weight)))
-        return jobs
+        return weights_checked(self.store, jobs, self.weights_needed)
 
     def precompute(self) -> int:
         """Compute every missing run no other process is computing, reading nothing back; how many were computed here."""

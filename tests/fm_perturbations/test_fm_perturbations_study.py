@@ -101,10 +101,14 @@ def test_registry_study_names_every_missing_dataset_before_compute(tmp_path):
 def test_registry_study_names_every_missing_model_before_compute(tmp_path, make_tree, empty_caches):
     for split in ("train", "test"):
         make_tree(tmp_path / "food-101" / split, {"apple_pie": 1})
-    settings = dataclasses.replace(StudySettings.load(FULL), data_root=str(tmp_path),
-                                   datasets=["Food101=food101_train/food101_test"])
+    full = StudySettings.load(FULL)
+    settings = dataclasses.replace(full, data_root=str(tmp_path), datasets=["Food101=food101_train/food101_test"],
+                                   sampling_study={**full.sampling_study, "dataset": "Food101"},
+                                   finetune={**full.finetune, "dataset": "Food101"})
     with pytest.raises(WeightsMissingError, match="(?s)6 model.*fm_clip_vit_b16_openai.*fm_dinov2_vit_g14"):
         Study(settings, tmp_path / "results").jobs()
+    with pytest.raises(WeightsMissingError, match="(?s)1 model.*fm_clip_vit_l14_openai"):  # the analyses' model
+        Study(settings, tmp_path / "results").analysis_jobs()
 
 
 def test_registry_split_reads_images_at_the_model_input_size(tmp_path, make_tree):
