@@ -66,7 +66,8 @@ class HubRepository:
     def __str__(self) -> str:
         from huggingface_hub import constants
 
-        return f"the tokenizer repository {self.repo} in {constants.HF_HUB_CACHE}, read by `transformers`"
+        installed = "" if importlib.util.find_spec("transformers") else " (not installed: pip install -e '.[full]')"
+        return f"the tokenizer repository {self.repo} in {constants.HF_HUB_CACHE}, read by `transformers`{installed}"
 
 
 @dataclass(frozen=True)
