@@ -54,6 +54,7 @@ import importlib
 import importlib.resources
 import io
 import math
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -123,15 +124,21 @@ def imagecorruptions() -> ModuleType:
                           "(pip install imagecorruptions-imaug; not the older imagecorruptions)") from error
 
 
+_LEGACY_GENERATOR = threading.Lock()  # NumPy's global generator is one per process: one seeded draw at a time
+
+
 @contextmanager
 def _legacy_seed(seed: int) -> Iterator[None]:
-    """Seed NumPy's global generator (which the package's plasma fractal draws from) and restore it after."""
-    state = np.random.get_state()
-    np.random.seed(seed)
-    try:
-        yield
-    finally:
-        np.random.set_state(state)
+    """Seed NumPy's global generator (which the package's plasma fractal draws from) and restore it after, holding
+    a lock meanwhile, so that threads perturbing images at once (`perturb_images`' workers) draw exactly what one
+    thread would."""
+    with _LEGACY_GENERATOR:
+        state = np.random.get_state()
+        np.random.seed(seed)
+        try:
+            yield
+        finally:
+            np.random.set_state(state)
 
 
 def _draw_seed(rng: np.random.Generator) -> int:

@@ -70,6 +70,17 @@ def test_the_clean_cell_is_the_image_itself_and_cells_are_seeded(tmp_path):
     np.testing.assert_array_equal(noisy[:1], perturb_images(data.images[:1], "imagenet_c_gaussian_noise", 0.2, seed=3))
 
 
+def test_threads_perturb_exactly_as_one_thread():
+    """Fog draws its fractal from NumPy's global generator: its seeding must not interleave between threads."""
+    from lib.perturb.perturbations import PERTURBATIONS
+
+    images = np.concatenate([photos(4).images] * 8)
+    for perturbation in ("imagenet_c_fog", "frost", "imagenet_c_gaussian_noise"):
+        middle = float(np.mean(PERTURBATIONS[perturbation].domain))
+        np.testing.assert_array_equal(perturb_images(images, perturbation, middle, 0, workers=1),
+                                      perturb_images(images, perturbation, middle, 0, workers=8), err_msg=perturbation)
+
+
 def test_common_random_numbers_across_parameter_values():
     data = photos(1)
     low = perturb_images(data.images, "imagenet_c_gaussian_noise", 0.08, seed=1).astype(float) - data.images
