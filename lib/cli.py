@@ -131,7 +131,7 @@ def _experiment(args: argparse.Namespace) -> int:
 
 def _check_weights(args: argparse.Namespace) -> int:
     from .models.registry import registry
-    from .models.weight_files import missing_weights
+    from .models.weight_files import hubs_reachable, missing_weights
 
     rows = [s for s in registry().values() if args.paper in (None, s.paper)]
     missing = 0
@@ -140,6 +140,10 @@ def _check_weights(args: argparse.Namespace) -> int:
         missing += line is not None
         print(f"present  {s.key}" if line is None else f"missing  {line}")
     print(f"\npresent: {len(rows) - missing}, missing: {missing}")
+    if missing:
+        print("the hubs are reachable: a study downloads missing hub weights at their first run (checkpoint files it "
+              "does not)" if hubs_reachable() else "no hub is reachable from here: a study stops before any compute "
+              "until every model it runs is present")
     return 0
 
 

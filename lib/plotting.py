@@ -9,7 +9,7 @@ the caller's: a Jupyter kernel draws inline, a script without a display falls ba
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from unittest import mock
@@ -308,20 +308,29 @@ LAYOUT_GRID = 1e-6  # figure fraction to which a frozen layout's positions are r
 
 
 def freeze_layout(fig: plt.Figure) -> None:
-    """Turn the figure's layout engine off, keeping the layout of its last draw with every axes' position and
-    every figure-level text's (suptitle, supxlabel) rounded to `LAYOUT_GRID`. Constrained layout's solver
-    (kiwisolver) orders its variables by memory address, so the positions it finds vary in their last bits
-    between processes, which a PDF's ten decimals sometimes show (the same figure written with other bytes);
-    a PDF drawn after this reproduces in every run."""
+    """Turn the figure's layout engine off, keeping the layout of its last draw with every position the engine
+    sets rounded to `LAYOUT_GRID`: the axes', the subfigures' and the figure-level texts' (suptitle, supxlabel).
+    Constrained layout's solver (kiwisolver) orders its variables by memory address, so the positions it finds
+    vary in their last bits between processes, which a PDF's ten decimals sometimes show (the same figure written
+    with other bytes); a PDF drawn after this reproduces in every run. The figure stays frozen."""
     engine = fig.get_layout_engine()
     if engine is None or isinstance(engine, PlaceHolderLayoutEngine):
         return
     fig.set_layout_engine("none")
-    for ax in fig.axes:
-        ax.set_position(np.round(np.asarray(ax.get_position(original=True).bounds) / LAYOUT_GRID) * LAYOUT_GRID)
-    for text in fig.texts:
-        if text.get_transform() == fig.transSubfigure:
-            text.set_position(tuple(np.round(np.asarray(text.get_position()) / LAYOUT_GRID) * LAYOUT_GRID))
+
+    def rounded(values: Sequence[float]) -> np.ndarray:
+        return np.round(np.asarray(values) / LAYOUT_GRID) * LAYOUT_GRID
+
+    for ax in fig.axes:  # every axes, those of subfigures too (in their subfigure's coordinates)
+        ax.set_position(rounded(ax.get_position(original=True).bounds))
+    figures = [fig]
+    for figure in figures:  # the figure, then its subfigures, theirs, ...
+        figures += figure.subfigs
+        if figure is not fig:
+            figure.bbox_relative.set_points(rounded(figure.bbox_relative.get_points()))
+        for text in figure.texts:
+            if text.get_transform() == figure.transSubfigure:
+                text.set_position(tuple(rounded(text.get_position())))
 
 
 def save_figure(fig: plt.Figure, data: pd.DataFrame, out_dir: str | Path, stem: str) -> list[Path]:

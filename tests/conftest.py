@@ -88,11 +88,17 @@ def weights_here(monkeypatch) -> None:
 
 @pytest.fixture
 def empty_caches(tmp_path, monkeypatch):
-    """Empty hub, torch and home caches: no registry model's weights are on this machine."""
+    """Empty hub, torch and home caches, and the hubs offline: no registry model's weights are on this machine,
+    nor can they be downloaded."""
     from huggingface_hub import constants
 
+    from lib.models.weight_files import hubs_reachable
+
     monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hf"))
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
     monkeypatch.setenv("TORCH_HOME", str(tmp_path / "torch"))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("ROBUSTNESS_WEIGHTS", str(tmp_path / "weights"))
-    return tmp_path
+    hubs_reachable.cache_clear()
+    yield tmp_path
+    hubs_reachable.cache_clear()

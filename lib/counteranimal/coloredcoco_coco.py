@@ -50,6 +50,7 @@ approach, in `coloredcoco.run_study`'s frame, `backbone` the registry row's labe
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 import inspect
 import itertools
 import sys
@@ -162,8 +163,8 @@ def _objects(dataset: str, classes: int, train_per_class: int, validation_per_cl
              image_size: int, kept_in: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(photos, masks, labels, is_test): each kept object's photo (N, size, size, 3) and mask (N, size, size) in
     [0, 1], read once per process; with `kept_in` (a folder) also kept there on disk for every other process
-    (a cluster job per run), keyed by these arguments, the annotation file's size and time, and the source of
-    the modules that make them."""
+    (a cluster job per run), keyed by these arguments, the annotation file's size and time, the source of the
+    code that makes them (`lib.data.coco`, `_read_objects`) and the image libraries' versions."""
     def make() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return _read_objects(dataset, classes, train_per_class, validation_per_class, test_per_class, image_size)
 
@@ -178,7 +179,8 @@ def _objects(dataset: str, classes: int, train_per_class: int, validation_per_cl
     key = run_key({"kind": "coloredcoco_objects", "dataset": dataset, "classes": classes, "train": train_per_class,
                    "validation": validation_per_class, "test": test_per_class, "image_size": image_size,
                    "annotations": [stat.st_size, stat.st_mtime_ns],
-                   "code": [inspect.getsource(sys.modules[name]) for name in ("lib.data.coco", __name__)]})
+                   "code": [inspect.getsource(sys.modules["lib.data.coco"]), inspect.getsource(_read_objects)],
+                   "readers": {name: importlib.metadata.version(name) for name in ("scikit-image", "pillow")}})
 
     def load(path: Path) -> tuple[np.ndarray, ...]:
         with np.load(path) as kept:

@@ -250,7 +250,9 @@ def load_pretrained(key: str, root: str | Path | None = None, recipe: str | None
         except (OSError, RuntimeError, ValueError) as error:
             from .weight_files import missing_weights  # (it imports this module)
 
-            where = missing_weights(s) or "its files are in the cache: delete them and load it again with internet"
+            where = missing_weights(s)
+            if where is None:  # the files are here: the error is another one
+                raise
             raise WeightsMissingError(
                 f"pretrained weights of {s.key} could not be loaded ({type(error).__name__}: {str(error)[:200]}): "
                 f"{where}"

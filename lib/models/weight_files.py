@@ -1,33 +1,39 @@
 """Where a registry model's pretrained weights sit on this machine, checked without loading or downloading them.
 
-Each library keeps its downloads in its own cache. timm and open_clip read the Hugging Face hub cache
-(`HF_HOME`) when the model's pretrained config names a hub repository, where they take a safetensors file
-before the pickled one; otherwise they, like torchvision, keep the download URL's file under torch's hub
-folder (`TORCH_HOME`), or open_clip's `~/.cache/clip`. A `url` row's checkpoint is a file in the weights
-folder. A SigLIP-style CLIP also needs its Hugging Face tokenizer (the `transformers` package and the
-tokenizer's repository in the hub cache).
+Each library keeps its downloads in its own cache, and the places listed here are those it reads, with the
+installed versions' rules. timm and open_clip read the Hugging Face hub cache (`HF_HOME`) when the model's
+pretrained config names a hub repository (a safetensors file before the pickled one, by each library's own
+rule); only a config without one is read from its download URL's file, under torch's hub folder (`TORCH_HOME`;
+timm, and torchvision always) or open_clip's `~/.cache/clip` (timm also reads that file first under
+`TIMM_USE_OLD_CACHE`). A `url` row's checkpoint is a file in the weights folder. A SigLIP-style CLIP also needs
+its Hugging Face tokenizer: the `transformers` package and the repository's `tokenizer_config.json` in the hub
+cache (the first file `transformers` reads; the others are taken as fetched with it).
 
-`require_weights` is the studies' check before any compute: one WeightsMissingError listing every model
-whose weights are found in none of their places, and where each was looked for, instead of a failure at
-the first run of each such model.
+`require_weights` is the studies' check before any compute: one WeightsMissingError listing every model whose
+weights are found in none of their places, and where each was looked for, instead of a failure at the first run
+of each such model. A checkpoint file is always required; hub weights only where no hub can be reached
+(`HF_HUB_OFFLINE` set, or huggingface.co not answering), since elsewhere the library downloads them at the first
+run.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
+import socket
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlparse
 
 from ..paths import WEIGHTS_ROOT_ENV
 from .registry import ModelSpec, WeightsMissingError, checkpoint_path, spec
 
-# The safetensors file that timm and open_clip try before a hub repository's pickled weights file.
-SAFE_ALTERNATIVES = {"pytorch_model.bin": "model.safetensors",
-                     "open_clip_pytorch_model.bin": "open_clip_model.safetensors"}
 OPEN_CLIP_HUB_FILE = "open_clip_pytorch_model.bin"  # open_clip's file when its hub entry names none
 TIMM_HUB_FILE = "pytorch_model.bin"  # timm's file when its config names none
+TOKENIZER_FILE = "tokenizer_config.json"  # the first file transformers' AutoTokenizer reads
+HUB_PROBE_TIMEOUT_S = 3.0
 
 
 @dataclass(frozen=True)
@@ -51,23 +57,21 @@ class HubFile:
 
 
 @dataclass(frozen=True)
-class HubRepository:
-    """A Hugging Face repository read whole by `transformers` (a tokenizer): present when the hub cache holds
-    a snapshot of it and `transformers` is installed."""
+class HubTokenizer:
+    """A Hugging Face tokenizer read by `transformers`: present when the package is installed and the hub cache
+    holds the repository's `TOKENIZER_FILE`."""
 
     repo: str
 
     def present(self) -> bool:
-        from huggingface_hub import constants
-
-        snapshots = Path(constants.HF_HUB_CACHE) / f"models--{self.repo.replace('/', '--')}" / "snapshots"
-        return importlib.util.find_spec("transformers") is not None and snapshots.is_dir() and any(snapshots.iterdir())
+        return importlib.util.find_spec("transformers") is not None and HubFile(self.repo, (TOKENIZER_FILE,)).present()
 
     def __str__(self) -> str:
         from huggingface_hub import constants
 
         installed = "" if importlib.util.find_spec("transformers") else " (not installed: pip install -e '.[full]')"
-        return f"the tokenizer repository {self.repo} in {constants.HF_HUB_CACHE}, read by `transformers`{installed}"
+        return (f"the tokenizer of hub repository {self.repo} ({TOKENIZER_FILE}) in {constants.HF_HUB_CACHE}, read "
+                f"by `transformers`{installed}")
 
 
 @dataclass(frozen=True)
@@ -83,18 +87,27 @@ class LocalFile:
         return str(self.path)
 
 
-Location = HubFile | HubRepository | LocalFile
+Location = HubFile | HubTokenizer | LocalFile
 
 
-def hub_file(entry: str, default: str) -> HubFile:
-    """A hub entry `org/repo[@revision][/file]` as the files a library reads: the named file (or `default`) and
-    its safetensors alternative, tried first."""
-    org, name, *path = entry.split("/")
-    name, _, revision = name.partition("@")
-    filename = "/".join(path) or default
-    safe = SAFE_ALTERNATIVES.get(filename) or (filename[:-4] + ".safetensors" if filename.endswith((".bin", ".pth"))
-                                               else None)
-    return HubFile(f"{org}/{name}", (safe, filename) if safe else (filename,), revision or None)
+def timm_hub_file(hub_id: str, filename: str | None) -> HubFile:
+    """What timm reads of hub model `hub_id` (`org/name[@revision]`): `filename` (default `TIMM_HUB_FILE`) after
+    the safetensors alternatives of timm's own rule."""
+    from timm.models._hub import _get_safe_alternatives
+
+    repo, _, revision = hub_id.partition("@")
+    filename = filename or TIMM_HUB_FILE
+    return HubFile(repo, (*_get_safe_alternatives(filename), filename), revision or None)
+
+
+def open_clip_hub_file(entry: str) -> HubFile:
+    """What open_clip reads of a hub entry (`org/name/` or `org/name/file`): the file (default
+    `OPEN_CLIP_HUB_FILE`) after the safetensors alternatives of open_clip's own rule."""
+    from open_clip.pretrained import _get_safe_alternatives
+
+    repo, filename = os.path.split(entry)
+    filename = filename or OPEN_CLIP_HUB_FILE
+    return HubFile(repo, (*_get_safe_alternatives(filename), filename))
 
 
 def torch_hub_file(url: str) -> LocalFile:
@@ -117,46 +130,66 @@ def weight_locations(s: ModelSpec, root: str | Path | None = None) -> list[list[
         import timm
 
         cfg = timm.models.get_pretrained_cfg(s.name)
+        if cfg.file and cfg.source != "hf-hub":
+            return [[LocalFile(Path(cfg.file))]]
         places: list[Location] = []
-        if cfg.hf_hub_id:
-            places.append(hub_file(cfg.hf_hub_id + ("/" + cfg.hf_hub_filename if cfg.hf_hub_filename else ""),
-                                   TIMM_HUB_FILE))
-        if cfg.url:
+        if cfg.url and (not cfg.hf_hub_id or os.environ.get("TIMM_USE_OLD_CACHE")):
             places.append(torch_hub_file(cfg.url))
+        if cfg.hf_hub_id:
+            places.append(timm_hub_file(cfg.hf_hub_id, cfg.hf_hub_filename))
         return [places]
     import open_clip
 
     cfg = open_clip.get_pretrained_cfg(s.name, s.pretrained)
-    places = [LocalFile(Path(cfg["file"]))] if cfg.get("file") else []
-    if cfg.get("hf_hub"):
-        places.append(hub_file(cfg["hf_hub"], OPEN_CLIP_HUB_FILE))
-    if cfg.get("url"):
-        places.append(LocalFile(Path("~/.cache/clip").expanduser() / os.path.basename(cfg["url"])))
-    needs = [places]
+    if cfg.get("file"):
+        places = [LocalFile(Path(cfg["file"]))]
+    elif cfg.get("hf_hub"):
+        places = [open_clip_hub_file(cfg["hf_hub"])]
+    else:
+        places = [LocalFile(Path("~/.cache/clip").expanduser() / os.path.basename(cfg["url"]))]
     tokenizer = (open_clip.get_model_config(s.name) or {}).get("text_cfg", {}).get("hf_tokenizer_name")
-    if tokenizer:
-        needs.append([HubRepository(tokenizer)])
-    return needs
+    return [places, [HubTokenizer(tokenizer)]] if tokenizer else [places]
 
 
 def missing_weights(s: ModelSpec, root: str | Path | None = None) -> str | None:
     """None when every part of a model is on this machine, else one line: what is missing, where it was looked
     for, where to get it."""
-    absent = [group for group in weight_locations(s, root) if not any(place.present() for place in group)]
+    needs = weight_locations(s, root)
+    absent = [group for group in needs if not any(place.present() for place in group)]
     if not absent:
         return None
     looked = "; ".join(" or ".join(str(place) for place in group) for group in absent)
+    tokenizer = f" and lib.models.clip.tokenizer_for('{s.key}')" if len(needs) > 1 else ""
     source = (f"download {s.pretrained} and save it as {s.checkpoint_file} in the weights folder "
               f"(${WEIGHTS_ROOT_ENV} or <repo>/weights)" if s.library == "url" else
-              f"on a machine with internet, load it once with lib.models.registry.load_pretrained('{s.key}') and "
-              f"copy its caches (HF_HOME, TORCH_HOME) here")
+              f"on a machine with internet, load it once with lib.models.registry.load_pretrained('{s.key}')"
+              f"{tokenizer} and copy its caches (HF_HOME, TORCH_HOME) here")
     what = f"{s.architecture} checkpoint" if s.library == "url" else f"{s.library} {s.name} {s.pretrained}"
     return f"{s.key} ({what}): looked for {looked}; {source}"
 
 
+@functools.cache
+def hubs_reachable() -> bool:
+    """Whether the model hubs can be reached from here (once per process): not with `HF_HUB_OFFLINE` set, else
+    whether the Hugging Face endpoint accepts a connection within `HUB_PROBE_TIMEOUT_S`."""
+    from huggingface_hub import constants
+
+    if constants.HF_HUB_OFFLINE:
+        return False
+    try:
+        socket.create_connection((urlparse(constants.ENDPOINT).hostname, 443), HUB_PROBE_TIMEOUT_S).close()
+    except OSError:
+        return False
+    return True
+
+
 def require_weights(keys: Iterable[str], root: str | Path | None = None) -> None:
-    """WeightsMissingError listing every registry model of `keys` with weights (or tokenizer) missing here."""
-    missing = [line for key in dict.fromkeys(keys) if (line := missing_weights(spec(key), root))]
+    """WeightsMissingError listing every registry model of `keys` whose weights (or tokenizer) are missing here
+    and cannot be downloaded at its first run: a checkpoint file always, hub weights where no hub is reachable."""
+    specs = [spec(key) for key in dict.fromkeys(keys)]
+    missing = [(s, line) for s in specs if (line := missing_weights(s, root))]
+    if any(s.library != "url" for s, _ in missing) and hubs_reachable():
+        missing = [(s, line) for s, line in missing if s.library == "url"]
     if missing:
         raise WeightsMissingError(f"{len(missing)} model(s) have no pretrained weights on this machine:\n- "
-                                  + "\n- ".join(missing))
+                                  + "\n- ".join(line for _, line in missing))

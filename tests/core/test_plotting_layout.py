@@ -47,6 +47,22 @@ def test_positions_that_differ_in_their_last_bits_give_the_same_pdf():
     assert pdfs[0] == pdfs[1]
 
 
+def test_subfigures_and_their_titles_are_frozen_on_the_grid_too():
+    fig = plt.figure(layout="constrained")
+    top, bottom = fig.subfigures(2, 1)
+    for sub in (top, bottom):
+        sub.suptitle("a panel")
+        sub.colorbar(sub.subplots(1, 2)[0].imshow(np.eye(3)))
+    fig.savefig(io.BytesIO(), format="png")
+    freeze_layout(fig)
+    for sub in (top, bottom):
+        points = sub.bbox_relative.get_points() / LAYOUT_GRID
+        np.testing.assert_allclose(points, np.round(points), atol=1e-6)
+        position = np.asarray(sub.texts[0].get_position()) / LAYOUT_GRID
+        np.testing.assert_allclose(position, np.round(position), atol=1e-6)
+    plt.close(fig)
+
+
 def test_a_figure_without_a_layout_engine_is_left_as_drawn():
     fig, ax = plt.subplots()
     ax.set_position([0.1234567891, 0.1, 0.5, 0.5])

@@ -222,7 +222,7 @@ def test_the_study_runs_end_to_end_on_a_coco_tree_and_reads_its_runs_back(full, 
     kept = tmp_path / "results" / "counteranimal" / "coco_objects"  # the study's runs read COCO once, kept on disk
     assert len(list(kept.glob("*.npz"))) == 1
     coco._objects.cache_clear()  # as in another process
-    monkeypatch.setattr(coco, "_read_objects", lambda *a: pytest.fail("COCO read again"))
+    monkeypatch.setattr("lib.data.registry.open_dataset", lambda *a, **k: pytest.fail("COCO read again"))
     from_disk = coco.coco_parts(settings, 0, str(kept))
     for name, part in data.items():
         np.testing.assert_array_equal(from_disk[name].images, part.images)
