@@ -31,7 +31,6 @@ results_dir: str = "results"
 
 # %%
 import pandas as pd
-from IPython.display import Image
 
 from lib.audit import audit_paper
 from lib.claims import ledger
@@ -80,7 +79,6 @@ cells[["group", "ood_protocol", "id_protocol", "rho", "ci_low", "ci_high", "n_mo
 fig = draw_group_panels(cells, f"Fig. 3 recomputed from Tables S.2/S.6 ({metric}; {how.name})")
 written = save_figure(fig, cells, output_dir, "figure03")
 print("\n".join(str(p.relative_to(p.parents[2])) for p in written))
-Image(filename=str(written[0]))
 
 # %% [markdown]
 # ## 3. The quoted values beside their printed-part estimates

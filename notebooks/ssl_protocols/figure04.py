@@ -29,7 +29,6 @@ results_dir: str = "results"
 
 # %%
 import pandas as pd
-from IPython.display import Image
 
 from lib.claims import ledger
 from lib.plotting import save_figure, set_style
@@ -70,7 +69,6 @@ frame[frame["dataset"] == "ImageNet"].pivot_table(index=["model", "protocol", "s
 fig = draw_figure04(frame)
 written = save_figure(fig, frame, output_dir, "figure04")
 print("\n".join(str(p.relative_to(p.parents[2])) for p in written))
-Image(filename=str(written[0]))
 
 # %% [markdown]
 # ## 3. All 26 models: the batch-norm gain in few-shot fine-tuning

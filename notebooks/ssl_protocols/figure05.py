@@ -29,7 +29,6 @@ results_dir: str = "results"
 # %%
 import matplotlib.pyplot as plt
 import pandas as pd
-from IPython.display import Image
 
 from lib.claims import ledger
 from lib.plotting import save_figure, set_style
@@ -61,7 +60,6 @@ draw_lp_vs_ft(frame, fit, ax)
 ax.set_title(f"ImageNet LP vs FT (Table S.2, top-1), {fit.n} models")
 written = save_figure(fig, frame, output_dir, "figure05")
 print("\n".join(str(p.relative_to(p.parents[2])) for p in written))
-Image(filename=str(written[0]))
 
 # %% [markdown]
 # ## 3. The claims, one by one

@@ -28,7 +28,6 @@ results_dir: str = "results"
 
 # %%
 import pandas as pd
-from IPython.display import Image
 
 from lib.claims import ledger
 from lib.plotting import save_figure, set_style
@@ -67,7 +66,6 @@ statistics.round(2)
 fig = draw_scatter_grid(points, statistics, "Fig. 6 from Tables S.2/S.3: ID (ImageNet) vs OOD accuracy")
 written = save_figure(fig, points, output_dir, "figure06")
 print("\n".join(str(p.relative_to(p.parents[2])) for p in written))
-Image(filename=str(written[0]))
 
 # %% [markdown]
 # ## 3. Same ImageNet fine-tuning, different OOD fine-tuning

@@ -21,7 +21,6 @@ results_dir: str = "results"
 
 # %%
 import pandas as pd
-from IPython.display import Image
 
 from lib.metrics.correlation import spearman_confidence_interval
 from lib.plotting import save_figure, set_style
@@ -54,7 +53,6 @@ statistics.round(2)
 fig = draw_scatter_grid(points, statistics, "Fig. S.1 from Tables S.2/S.3: ImageNet-D domains (10 printed ResNet-50 models)")
 written = save_figure(fig, points, output_dir, "figure_s1")
 print("\n".join(str(p.relative_to(p.parents[2])) for p in written))
-Image(filename=str(written[0]))
 
 # %% [markdown]
 # ## 3. Audit

@@ -23,7 +23,6 @@ results_dir: str = "results"
 
 # %%
 import pandas as pd
-from IPython.display import Image
 
 from lib.plotting import save_figure, set_style
 from lib.ssl_protocols.accuracies import published_accuracies
@@ -59,7 +58,6 @@ cells[["group", "ood_protocol", "id_protocol", "rho", "ci_low", "ci_high", "n_mo
 fig = draw_group_panels(cells, f"Fig. S.2 recomputed from Tables S.3/S.6 ({metric}; {how.name})")
 written = save_figure(fig, cells, output_dir, "figure_s2")
 print("\n".join(str(p.relative_to(p.parents[2])) for p in written))
-Image(filename=str(written[0]))
 
 # %% [markdown]
 # ## 3. Top-5 against top-1

@@ -26,7 +26,6 @@ results_dir: str = "results"
 
 # %%
 import pandas as pd
-from IPython.display import Image
 
 from lib.claims import ledger
 from lib.plotting import save_figure, set_style
@@ -91,7 +90,6 @@ data = pd.concat([
 ], ignore_index=True)
 written = save_figure(fig, data, output_dir, "figure_s3")
 print("\n".join(str(p.relative_to(p.parents[2])) for p in written))
-Image(filename=str(written[0]))
 
 # %% [markdown]
 # ## 4. Audit and claims

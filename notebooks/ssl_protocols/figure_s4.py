@@ -22,7 +22,6 @@ results_dir: str = "results"
 
 # %%
 import pandas as pd
-from IPython.display import Image
 
 from lib.plotting import save_figure, set_style
 from lib.ssl_protocols.inaturalist import (
@@ -62,7 +61,6 @@ cells = figure_s4_cells()
 fig = draw_unprinted_matrices(cells, "Fig. S.4: no iNaturalist accuracies are printed (n/p)")
 written = save_figure(fig, cells, output_dir, "figure_s4")
 print("\n".join(str(p.relative_to(p.parents[2])) for p in written))
-Image(filename=str(written[0]))
 
 # %% [markdown]
 # ## 3. Audit

@@ -21,7 +21,6 @@ results_dir: str = "results"
 
 # %%
 import pandas as pd
-from IPython.display import Image
 
 from lib.plotting import save_figure, set_style
 from lib.ssl_protocols.inaturalist import draw_seed_points, seed_points
@@ -45,7 +44,6 @@ points.round(2)
 fig = draw_seed_points(points, "Fig. S.5: the only printed iNaturalist accuracies (Table S.7, Family target)")
 written = save_figure(fig, points, output_dir, "figure_s5")
 print("\n".join(str(p.relative_to(p.parents[2])) for p in written))
-Image(filename=str(written[0]))
 
 # %% [markdown]
 # ## 3. Audit
