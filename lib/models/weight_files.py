@@ -6,8 +6,8 @@ pretrained config names a hub repository (a safetensors file before the pickled 
 rule); only a config without one is read from its download URL's file, under torch's hub folder (`TORCH_HOME`;
 timm, and torchvision always) or open_clip's `~/.cache/clip` (timm also reads that file first under
 `TIMM_USE_OLD_CACHE`). A `url` row's checkpoint is a file in the weights folder. A SigLIP-style CLIP also needs
-its Hugging Face tokenizer: the `transformers` package and the repository's `tokenizer_config.json` in the hub
-cache (the first file `transformers` reads; the others are taken as fetched with it).
+its Hugging Face tokenizer: the `transformers` package and, in the hub cache, the repository's
+`tokenizer_config.json` and one of the files a tokenizer builds its vocabulary from (`VOCAB_FILES`).
 
 `require_weights` is the studies' check before any compute: one WeightsMissingError listing every model whose
 weights are found in none of their places, and where each was looked for, instead of a failure at the first run
@@ -22,6 +22,7 @@ import functools
 import importlib.util
 import os
 import socket
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,7 @@ from .registry import ModelSpec, WeightsMissingError, checkpoint_path, spec
 OPEN_CLIP_HUB_FILE = "open_clip_pytorch_model.bin"  # open_clip's file when its hub entry names none
 TIMM_HUB_FILE = "pytorch_model.bin"  # timm's file when its config names none
 TOKENIZER_FILE = "tokenizer_config.json"  # the first file transformers' AutoTokenizer reads
+VOCAB_FILES = ("tokenizer.json", "spiece.model", "sentencepiece.bpe.model", "vocab.json", "vocab.txt")  # fast, slow
 HUB_PROBE_TIMEOUT_S = 3.0
 
 
@@ -59,19 +61,20 @@ class HubFile:
 @dataclass(frozen=True)
 class HubTokenizer:
     """A Hugging Face tokenizer read by `transformers`: present when the package is installed and the hub cache
-    holds the repository's `TOKENIZER_FILE`."""
+    holds the repository's `TOKENIZER_FILE` and one of its `VOCAB_FILES`."""
 
     repo: str
 
     def present(self) -> bool:
-        return importlib.util.find_spec("transformers") is not None and HubFile(self.repo, (TOKENIZER_FILE,)).present()
+        return importlib.util.find_spec("transformers") is not None and HubFile(self.repo, (TOKENIZER_FILE,)).present() \
+            and HubFile(self.repo, VOCAB_FILES).present()
 
     def __str__(self) -> str:
         from huggingface_hub import constants
 
         installed = "" if importlib.util.find_spec("transformers") else " (not installed: pip install -e '.[full]')"
-        return (f"the tokenizer of hub repository {self.repo} ({TOKENIZER_FILE}) in {constants.HF_HUB_CACHE}, read "
-                f"by `transformers`{installed}")
+        return (f"the tokenizer of hub repository {self.repo} ({TOKENIZER_FILE} and one of {', '.join(VOCAB_FILES)}) "
+                f"in {constants.HF_HUB_CACHE}, read by `transformers`{installed}")
 
 
 @dataclass(frozen=True)
@@ -171,16 +174,25 @@ def missing_weights(s: ModelSpec, root: str | Path | None = None) -> str | None:
 @functools.cache
 def hubs_reachable() -> bool:
     """Whether the model hubs can be reached from here (once per process): not with `HF_HUB_OFFLINE` set, else
-    whether the Hugging Face endpoint accepts a connection within `HUB_PROBE_TIMEOUT_S`."""
+    whether the Hugging Face endpoint's name resolves and it accepts a connection, both within
+    `HUB_PROBE_TIMEOUT_S` (the probe runs in a daemon thread, as a name lookup obeys no socket timeout)."""
     from huggingface_hub import constants
 
     if constants.HF_HUB_OFFLINE:
         return False
-    try:
-        socket.create_connection((urlparse(constants.ENDPOINT).hostname, 443), HUB_PROBE_TIMEOUT_S).close()
-    except OSError:
-        return False
-    return True
+    answered: list[bool] = []
+
+    def probe() -> None:
+        try:
+            socket.create_connection((urlparse(constants.ENDPOINT).hostname, 443), HUB_PROBE_TIMEOUT_S).close()
+            answered.append(True)
+        except OSError:
+            pass
+
+    thread = threading.Thread(target=probe, name="hub probe", daemon=True)
+    thread.start()
+    thread.join(HUB_PROBE_TIMEOUT_S)
+    return bool(answered)
 
 
 def require_weights(keys: Iterable[str], root: str | Path | None = None) -> None:

@@ -83,9 +83,12 @@ def test_a_hugging_face_tokenizer_is_needed_besides_the_weights(empty_caches, mo
     put_in_hub(empty_caches, "timm/ViT-B-16-SigLIP", "open_clip_model.safetensors")
     monkeypatch.setattr("importlib.util.find_spec", lambda name: object())  # as if `transformers` were installed
     line = missing_weights(spec(SIGLIP))
-    assert "the tokenizer of hub repository timm/ViT-B-16-SigLIP (tokenizer_config.json)" in line
+    assert "the tokenizer of hub repository timm/ViT-B-16-SigLIP (tokenizer_config.json and one of tokenizer.json, " \
+           "spiece.model," in line
     assert f"tokenizer_for('{SIGLIP}')" in line
     put_in_hub(empty_caches, "timm/ViT-B-16-SigLIP", "tokenizer_config.json")
+    assert "the tokenizer" in missing_weights(spec(SIGLIP))  # a configuration without its vocabulary
+    put_in_hub(empty_caches, "timm/ViT-B-16-SigLIP", "spiece.model")
     assert missing_weights(spec(SIGLIP)) is None
 
 
@@ -96,6 +99,37 @@ def test_one_error_lists_every_missing_model(empty_caches):
         require_weights([TIMM, TORCHVISION, URL, TIMM])
     assert TIMM in str(error.value) and URL in str(error.value) and TORCHVISION not in str(error.value)
     require_weights([TORCHVISION])
+
+
+def test_the_hub_probe_gives_up_on_a_hanging_name_lookup_within_its_timeout(monkeypatch):
+    import socket
+    import threading
+    import time
+
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(weight_files, "HUB_PROBE_TIMEOUT_S", 0.2)
+    release = threading.Event()
+
+    def hanging(*args):  # a name lookup that answers only when released, with no address
+        release.wait(30)
+        raise socket.gaierror("no address")
+
+    monkeypatch.setattr(socket, "create_connection", hanging)
+    hubs_reachable.cache_clear()
+    started = time.monotonic()
+    assert not hubs_reachable() and time.monotonic() - started < 2
+    release.set()
+    hubs_reachable.cache_clear()
+
+    class Connection:
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(socket, "create_connection", lambda address, timeout: Connection())
+    assert hubs_reachable()
+    hubs_reachable.cache_clear()
 
 
 def test_where_a_hub_is_reachable_only_checkpoint_files_are_required(empty_caches, monkeypatch):
