@@ -57,6 +57,7 @@ FINE_TUNED = APPROACHES[1:]
 CLIP_OBJECTIVE = ("obj", "objbkg")
 METRICS = ("in-distribution", "out-of-distribution", "drop")
 TEST_SETS = {"id": METRICS[0], "ood": METRICS[1]}
+VALIDATION = "validation"  # a held-out in-distribution set the full tier may select its grid point on
 BACKBONE = "tiny CLIP (MLP)"  # our model in Table 7's `backbone` column
 BIASED = COLOURS[:9]  # class c's biased colour (multicolored's palette: red, green, blue, ...)
 OTHERS = np.array([(0.5, 0.0, 0.0), (0.0, 0.4, 0.0), (0.0, 0.0, 0.5), (1.0, 0.75, 0.8), (0.6, 1.0, 0.6),
@@ -279,13 +280,14 @@ RUN_KEYS = ("backbone", "seed", "approach", "point", "lr", "weight_decay", "warm
 
 def accuracies(run: pd.DataFrame) -> pd.DataFrame:
     """Table 7's cells of each approach (and grid point) in a run: accuracy (%) in and out of distribution and
-    their `drop`."""
+    their `drop` (and on `VALIDATION` where the run predicted it)."""
     keys = [key for key in RUN_KEYS if key in run]
     correct = (run["prediction"] == run["label"]).groupby([run[key] for key in [*keys, "test_set"]], sort=False,
                                                           dropna=False).mean()
     wide = (100 * correct).unstack("test_set").rename(columns=TEST_SETS).reset_index()
     wide[METRICS[2]] = wide[METRICS[0]] - wide[METRICS[1]]
-    return wide.melt(id_vars=keys, value_vars=list(METRICS), var_name="metric")
+    return wide.melt(id_vars=keys, value_vars=[*METRICS, *([VALIDATION] if VALIDATION in wide else [])],
+                     var_name="metric")
 
 
 class Source(NamedTuple):

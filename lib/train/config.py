@@ -12,8 +12,9 @@ from .schedule import scaled_lr
 class TrainConfig:
     """Hyper-parameters of one training run (the papers' recipes are params files of these).
 
-    `optimizer`: "sgd" (with `momentum`; the papers' fine-tuning recipes) or "adamw" (betas
-    0.9/0.999; the small tiers' pre-training, where tiny ViTs do not train with SGD).
+    `optimizer`: "sgd" (with `momentum`; the papers' fine-tuning recipes) or "adamw" (with `betas` and
+    `eps`, torch's defaults unless a recipe names others; the small tiers' pre-training, where tiny ViTs do
+    not train with SGD, and CLIP fine-tuning).
     """
 
     epochs: int
@@ -23,6 +24,8 @@ class TrainConfig:
     momentum: float = 0.9
     weight_decay: float = 0.0
     optimizer: str = "sgd"
+    betas: tuple[float, float] = (0.9, 0.999)  # AdamW's
+    eps: float = 1e-8  # AdamW's
     warmup_epochs: float = 0.0
     label_smoothing: float = 0.0
     seed: int = 0

@@ -101,7 +101,7 @@ def train(
     if config.optimizer == "sgd":
         optimizer = torch.optim.SGD(groups, lr=config.peak_lr, momentum=config.momentum)
     elif config.optimizer == "adamw":
-        optimizer = torch.optim.AdamW(groups, lr=config.peak_lr)
+        optimizer = torch.optim.AdamW(groups, lr=config.peak_lr, betas=config.betas, eps=config.eps)
     else:
         raise ValueError(f"optimizer must be 'sgd' or 'adamw', got {config.optimizer!r}")
     if config.schedule not in SCHEDULES:

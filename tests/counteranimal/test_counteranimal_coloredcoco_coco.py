@@ -36,6 +36,8 @@ def test_every_tier_is_read_by_the_class_its_source_names(full):
     ({"lrs": []}, "must not be empty"),
     ({"colour": "red"}, "unknown parameter(s) ['colour']"),
     ({"palette_seed": 2}, "palette_seed 2 gives two colours one name"),
+    ({"selection": "ood"}, "selection must be one of ['test', 'validation']"),
+    ({"selection": "validation", "validation_per_class": 0}, "selection: validation needs validation_per_class >= 1"),
 ])
 def test_bad_full_settings_stop_with_one_line(full, change, message, tmp_path):
     import yaml
@@ -67,19 +69,32 @@ def test_captions_are_indexed_by_label_then_colour():
     assert objbkg[1 * 2 + 0] == "a photo of bus in red background" and len(objbkg) == 4
 
 
-def test_the_selection_keeps_the_best_in_distribution_point_per_backbone_seed_and_approach():
+def _grid_accuracies() -> pd.DataFrame:
+    """Three grid points of obj (in-distribution, out-of-distribution, validation) and one zero-shot point."""
     rows = []
-    for point, (in_dist, ood) in {"a": (90.0, 10.0), "b": (95.0, 5.0), "c": (95.0, 50.0)}.items():
+    for point, (in_dist, ood, validation) in {"a": (90.0, 10.0, 99.0), "b": (95.0, 5.0, 80.0),
+                                               "c": (95.0, 50.0, 85.0)}.items():
         rows += [{"backbone": "B", "seed": 0, "approach": "obj", "point": point, "metric": metric, "value": value}
                  for metric, value in (("in-distribution", in_dist), ("out-of-distribution", ood),
-                                       ("drop", in_dist - ood))]
-    rows += [{"backbone": "B", "seed": 0, "approach": "zero shot", "point": "none", "metric": "in-distribution",
-              "value": 60.0}]
-    chosen = coco.selected(pd.DataFrame(rows))
+                                       ("drop", in_dist - ood), ("validation", validation))]
+    rows += [{"backbone": "B", "seed": 0, "approach": "zero shot", "point": "none", "metric": metric, "value": 60.0}
+             for metric in ("in-distribution", "validation")]
+    return pd.DataFrame(rows)
+
+
+def test_the_papers_selection_keeps_the_best_in_distribution_test_point_per_backbone_seed_and_approach():
+    chosen = coco.selected(_grid_accuracies(), coco.SELECTIONS["test"])
     assert set(chosen.loc[chosen["approach"] == "obj", "point"]) == {"b"}  # the tie goes to the first in grid order
     assert chosen.loc[chosen["approach"] == "obj"].set_index("metric")["value"].to_dict() == \
-        {"in-distribution": 95.0, "out-of-distribution": 5.0, "drop": 90.0}
+        {"in-distribution": 95.0, "out-of-distribution": 5.0, "drop": 90.0}  # the validation rows left out
     assert len(chosen[chosen["approach"] == "zero shot"]) == 1
+
+
+def test_selection_on_the_validation_objects_picks_by_their_accuracy_and_reports_the_test_sets():
+    chosen = coco.selected(_grid_accuracies(), coco.SELECTIONS["validation"])
+    assert chosen.loc[chosen["approach"] == "obj"].set_index("metric")["value"].to_dict() == \
+        {"in-distribution": 90.0, "out-of-distribution": 10.0, "drop": 80.0}  # point a: the best on validation
+    assert "validation" not in set(chosen["metric"])
 
 
 def test_a_missing_coco_stops_the_study_before_any_compute(full, tmp_path, monkeypatch):
@@ -123,12 +138,31 @@ def test_missing_weights_stop_the_study_before_any_compute(full, tmp_path, monke
 @pytest.mark.parametrize("change, changes_the_key", [
     ({"palette_seed": 1}, True), ({"image_size": 32}, True), ({"amp": False}, True), ({"epochs": 2}, True),
     ({"validation_per_class": 0}, True), ({"device": "cpu"}, False), ({"margin": 9.0}, False),
+    ({"selection": "validation"}, False),
 ])
 def test_a_fine_tuning_runs_key_follows_what_determines_its_result(full, change, changes_the_key, tmp_path):
     study, changed = coco.CocoStudy(full, tmp_path), coco.CocoStudy(dataclasses.replace(full, **change), tmp_path)
     point = full.grid()[0]
     assert (study.config("ca_clip_rn50_openai", 0, "obj", point)
             != changed.config("ca_clip_rn50_openai", 0, "obj", point)) == changes_the_key
+
+
+@pytest.mark.parametrize("key, betas, eps", [("ca_clip_rn50_openai", (0.9, 0.999), 1e-8),
+                                             ("ca_clip_vit_b_16_openai", (0.9, 0.98), 1e-6)])
+def test_fine_tuning_uses_open_clips_adamw_betas_and_eps_for_the_backbone(full, monkeypatch, key, betas, eps):
+    import torch
+
+    from lib.models.registry import spec
+    from lib.train import loop
+
+    config = coco.train_config(full, full.grid()[0], steps_per_epoch=10, seed=0, model_name=spec(key).name)
+    assert (config.betas, config.eps, config.optimizer) == (betas, eps, "adamw")
+    built = []
+    real = torch.optim.AdamW
+    monkeypatch.setattr(torch.optim, "AdamW", lambda *args, **kwargs: built.append(kwargs) or real(*args, **kwargs))
+    cpu = dataclasses.replace(config, epochs=1, device="cpu", amp=False)
+    loop.train(torch.nn.Linear(2, 2), [(torch.zeros(4, 2), torch.zeros(4, dtype=torch.long))], cpu)
+    assert built[0]["betas"] == betas and built[0]["eps"] == eps
 
 
 def _tiny_data(classes: int = 3, per_class: int = 4, size: int = 16, seed: int = 0) -> dict[str, coloredcoco.Part]:
@@ -155,7 +189,7 @@ def test_every_approach_runs_on_a_random_init_tiny_clip(full, approach, config):
     model = build_standin("tiny_clip", image_size=16)
     before = {name: value.clone() for name, value in model.state_dict().items()}
     predicted = coco.approach_predictions(model, SimpleTokenizer(context_length=16), _tiny_data(), approach, config,
-                                          settings, seed=0)
+                                          settings, seed=0, model_name="ViT-B-16")
     assert set(predicted) == {"id", "ood"} and all(p.shape == (12,) and p.min() >= 0 and p.max() < 3
                                                    for p in predicted.values())
     changed = any(not torch.equal(before[name], value) for name, value in model.state_dict().items())
@@ -218,6 +252,9 @@ def test_the_study_runs_end_to_end_on_a_coco_tree_and_reads_its_runs_back(full, 
     assert list(dict.fromkeys(drawn["model"]))[-1] == "CLIP-OpenAI-RN50"
     data = coco.coco_parts(settings, seed=0)
     assert data["train"].images.shape == (4, 3, 16, 16) and np.array_equal(data["id"].labels, data["ood"].labels)
+    assert list(data) == ["train", "id", "ood", "validation"] and list(data["validation"].labels) == [0, 1]
+    without = coco.coco_parts(dataclasses.replace(settings, validation_per_class=0), seed=0)
+    assert "validation" not in without and np.array_equal(without["id"].colours, data["id"].colours)
     assert (data["ood"].colours != data["ood"].labels).all()  # out of distribution: another class's colour
     kept = tmp_path / "results" / "counteranimal" / "coco_objects"  # the study's runs read COCO once, kept on disk
     assert len(list(kept.glob("*.npz"))) == 1
@@ -230,6 +267,11 @@ def test_the_study_runs_end_to_end_on_a_coco_tree_and_reads_its_runs_back(full, 
     monkeypatch.setattr(lib.models.registry, "load_pretrained", lambda key: pytest.fail("recomputed a stored run"))
     _, again = coloredcoco.run_study(str(path), str(tmp_path / "results"))
     pd.testing.assert_frame_equal(again, frame)
+    path.write_text(yaml.safe_dump({**small, "selection": "validation"}))  # the same runs, selected otherwise
+    runs = coco.CocoStudy(coloredcoco.load_settings(path), tmp_path / "results").summary(coloredcoco.accuracies)
+    assert set(runs["metric"]) == {"in-distribution", "out-of-distribution", "drop", "validation"}
+    _, by_validation = coloredcoco.run_study(str(path), str(tmp_path / "results"))
+    pd.testing.assert_frame_equal(by_validation, coco.selected(runs, "validation").assign(tier="full"))
 
 
 def test_objbkg_captions_name_each_images_class_and_colour_and_it_is_judged_by_the_obj_prompts(full, monkeypatch):
@@ -254,7 +296,7 @@ def test_objbkg_captions_name_each_images_class_and_colour_and_it_is_judged_by_t
     monkeypatch.setattr(lib.finetune.zeroshot, "ZeroShotClassifier", spy_head)
     data = _tiny_data()
     coco.approach_predictions(build_standin("tiny_clip", image_size=16), tokenizer, data, "objbkg",
-                              {"lr": 1e-3, "weight_decay": 0.0, "warmup_steps": 0}, settings, seed=0)
+                              {"lr": 1e-3, "weight_decay": 0.0, "warmup_steps": 0}, settings, seed=0, model_name="RN50")
     names = coco.colour_names(coco.palette(full.palette_seed))
     wanted = {(label, colour) for label, colour in zip(data["train"].labels, data["train"].colours)}
     captioned = set()
