@@ -27,8 +27,10 @@ The data (after Ahmed et al. 2021's maker; `lib.data.coco` gives its readings):
   0.75 scaling the image shows; the paper does not give its colour labels. The names must differ (`validate`).
 
 The models and approaches (`backbones`: model-registry keys; open_clip towers with their OpenAI weights):
-- Inputs: the composite resized (torch's bicubic on floats; open_clip's preprocessing resizes uint8 images with
-  PIL's bicubic) to the tower's input size and normalised with its mean and std (`TowerInputs`). No augmentation
+- Inputs: the composite resized to the tower's input size with PIL's bicubic kernel, as open_clip's preprocessing
+  resizes, on the device (torch's antialiased bicubic, whose kernel is PIL's; PIL also rounds to 8 bits and clips
+  between its two passes, so the two differ by 0.3/255 on average on a photograph upscaled from 64 to 224 px) and
+  normalised with its mean and std (`TowerInputs`). No augmentation
   while fine-tuning (open_clip's training transform would add a random resized crop of scale 0.9-1).
 - `zero shot`: the class whose prompt "a photo of <object>" is most similar (one template, `OBJ`).
 - `obj`, `objbkg`: the CLIP objective on (image, caption) batches (`lib.finetune.zeroshot.flyp_loss`: symmetric
@@ -253,8 +255,9 @@ def coco_parts(settings: CocoSettings, seed: int, kept_in: str | None = None) ->
 
 # -- the models and approaches (torch) -----------------------------------------------------------------
 def tower_inputs(model):
-    """A module turning (N, 3, h, w) images in [0, 1] into the image tower's inputs: resized (bicubic) to its
-    input size, normalised with its mean and std (open_clip's preprocessing config; OpenAI's by default)."""
+    """A module turning (N, 3, h, w) images in [0, 1] into the image tower's inputs: resized to its input size
+    with PIL's bicubic kernel (torch's antialiased bicubic), normalised with its mean and std (open_clip's
+    preprocessing config; OpenAI's by default)."""
     import torch
     from open_clip.constants import OPENAI_DATASET_MEAN, OPENAI_DATASET_STD
     from torch import nn
@@ -271,7 +274,8 @@ def tower_inputs(model):
             self.register_buffer("std", torch.tensor(config.get("std", OPENAI_DATASET_STD)).view(1, 3, 1, 1))
 
         def forward(self, images: torch.Tensor) -> torch.Tensor:
-            resized = functional.interpolate(images, size=size, mode="bicubic", align_corners=False).clamp(0, 1)
+            resized = functional.interpolate(images, size=size, mode="bicubic", align_corners=False,
+                                             antialias=True).clamp(0, 1)
             return (resized - self.mean) / self.std
 
     return TowerInputs()

@@ -165,6 +165,23 @@ def test_fine_tuning_uses_open_clips_adamw_betas_and_eps_for_the_backbone(full, 
     assert built[0]["betas"] == betas and built[0]["eps"] == eps
 
 
+def test_tower_inputs_resize_as_open_clips_pil_preprocessing_does():
+    import torch
+    from open_clip.constants import OPENAI_DATASET_MEAN, OPENAI_DATASET_STD
+    from PIL import Image
+    from skimage import data
+
+    photo = np.asarray(Image.fromarray(data.astronaut()).resize((64, 64), Image.BICUBIC))
+    pil = np.asarray(Image.fromarray(photo).resize((224, 224), Image.BICUBIC)) / 255.0
+    model = torch.nn.Module()
+    model.visual = torch.nn.Module()
+    model.visual.image_size = 224
+    inputs = coco.tower_inputs(model)(torch.from_numpy(photo / 255.0).float().permute(2, 0, 1)[None])
+    ours = (inputs[0].permute(1, 2, 0).numpy() * OPENAI_DATASET_STD + OPENAI_DATASET_MEAN).clip(0, 1)
+    assert inputs.shape == (1, 3, 224, 224)
+    assert np.abs(ours - pil).mean() * 255 < 0.5  # PIL's kernel (without antialiasing torch's differs by 1.4)
+
+
 def _tiny_data(classes: int = 3, per_class: int = 4, size: int = 16, seed: int = 0) -> dict[str, coloredcoco.Part]:
     rng = np.random.default_rng(seed)
     labels = np.repeat(np.arange(classes), per_class)
