@@ -31,7 +31,10 @@ Quantifiers are read the same way everywhere:
 The same claims are judged on a run of ours (`OurRun`, which a paper's claims module builds with
 `our_run(params)`): on its estimate (the mean over seeds, or the statistic on every model) and on each
 replicate (each seed, or each bootstrap resample of the models). The verdict stands when at least
-`AGREEMENT` of the replicates reach it too; otherwise it is `not_distinguishable`. A claim resting on
+`AGREEMENT` of the bootstrap resamples reach it too (a percentile interval), or, for seeds, when so many
+seeds reach it that a fair coin would rarely do as well (a one-sided sign test at `SIGN_TEST_LEVEL`: every
+seed of at least five); otherwise it is `not_distinguishable`. Two or three seeds that agree are thus not
+enough, as a t-interval over them would be too wide to tell. A claim resting on
 rows or columns our run does not have (the paper's own models, datasets or tables) is `not_checkable`
 there, and so is a claim judged by a bespoke assessor (those read the paper's tables) unless its
 `ours` judgement says how to judge it on ours.
@@ -65,7 +68,9 @@ COLUMNS = ["paper", "claim_id", "section", "claim", "artefacts", "verdict", "evi
            "ours_evidence"]
 QUANTIFIERS = ("all", "majority", "any", "none", "at_least")
 CLEARLY = 0.25  # a claim holding in at most this share of its cases is contradicted
-AGREEMENT = 0.95  # share of our run's replicates that must reach the estimate's verdict
+AGREEMENT = 0.95  # share of our run's bootstrap resamples that must reach the estimate's verdict
+SIGN_TEST_LEVEL = 0.05  # for seeds: the sign test's largest p-value at which the verdict stands
+SEEDS = "seeds"  # `OurRun.kind` of a run whose replicates are seeds
 HELD_SHOWN = 12  # how many held cases the evidence lists by name
 EXCEPTIONS_SHOWN = 30  # and how many exceptions (the counts are always complete)
 OPS: dict[str, Callable[[Any, Any], bool]] = {
@@ -572,7 +577,7 @@ def seed_run(frames: Mapping[str, pd.DataFrame], tier: str) -> OurRun:
     estimate = tables_of({name: mean(f) for name, f in frames.items()})
     replicates = tuple(tables_of({name: f[f["seed"] == s].drop(columns="seed") for name, f in frames.items()})
                        for s in seeds)
-    return OurRun(estimate, replicates, "seeds", tier)
+    return OurRun(estimate, replicates, SEEDS, tier)
 
 
 def bootstrap_run(frames: Mapping[str, pd.DataFrame], tier: str, resamples: int, seed: int,
@@ -614,8 +619,9 @@ def bootstrap_run(frames: Mapping[str, pd.DataFrame], tier: str, resamples: int,
 
 
 def assess_ours(claim: Claim, run: OurRun | None) -> Verdict:
-    """The claim judged on our run: the estimate's verdict if `AGREEMENT` of the replicates reach it,
-    `not_distinguishable` if they do not, `not_checkable` where our run lacks what the claim needs."""
+    """The claim judged on our run: the estimate's verdict if enough replicates reach it (`AGREEMENT` of the
+    bootstrap resamples; for seeds, a sign test at `SIGN_TEST_LEVEL`), `not_distinguishable` if not,
+    `not_checkable` where our run lacks what the claim needs."""
     if run is None:
         return unverifiable(NO_RUN)
     if claim.reason and not claim.ours:
@@ -635,6 +641,15 @@ def assess_ours(claim: Claim, run: OurRun | None) -> Verdict:
     agree, n = int((verdicts == estimate.verdict).sum()), len(verdicts)
     spread = ", ".join(f"{v} {k}" for v, k in verdicts.value_counts().items())
     text = f"{run.tier}, {n} {run.kind}: {spread}. Estimate: {estimate.evidence}"
+    if run.kind == SEEDS:
+        from scipy.stats import binomtest
+
+        p_value = binomtest(agree, n, 0.5, alternative="greater").pvalue
+        if p_value <= SIGN_TEST_LEVEL:
+            return Verdict(estimate.verdict, f"{text} (sign test over seeds: p = {p_value:.2g})")
+        return Verdict("not_distinguishable", f"the estimate is {estimate.verdict} and {agree} of {n} seeds agree, "
+                                              f"as often as a fair coin would (one-sided sign test p = {p_value:.2g}, "
+                                              f"needs <= {SIGN_TEST_LEVEL:g}: every seed of at least 5); {text}")
     if agree >= AGREEMENT * n:
         return Verdict(estimate.verdict, text)
     return Verdict("not_distinguishable", f"the estimate is {estimate.verdict} but only {agree} of {n} {run.kind} "

@@ -10,6 +10,9 @@ a verdict judged by the interval, never by the point estimate alone:
 * `not_distinguishable`: the interval straddles the threshold, so the run cannot tell;
 * `not_checkable`: the run leaves the quantity or its interval undefined (e.g. constant scores).
 
+An equivalence claim ("A performs as B", direction `within`) is supported when the whole interval lies
+inside ± the threshold and contradicted when it lies wholly outside.
+
 A claim judged on several parts (regimes, groups) is summarised by `overall`: `partly_supported`
 when some parts support it and others do not, with the counts.
 """
@@ -25,7 +28,7 @@ from scipy import stats
 
 from .verdicts import VERDICTS
 
-DIRECTIONS = (">", "<")
+DIRECTIONS = (">", "<", "within")  # above, below, or within ± the threshold (an equivalence claim)
 LEVEL = 0.95
 
 
@@ -102,7 +105,7 @@ class Finding:
     """One quantity of our run set against the paper's claim about it.
 
     `direction` and `threshold` state what the claim predicts of the quantity: `>` 0 for "A beats B"
-    measured as A − B, for example.
+    measured as A − B, for example, or `within` 0.05 for "A performs as B" (|A − B| < 0.05).
     """
 
     quantity: str
@@ -125,11 +128,16 @@ class Finding:
 
     @property
     def verdict(self) -> str:
-        """Judged by the interval: supported, contradicted, or not distinguishable from the threshold;
-        not checkable where the run leaves the quantity or its interval undefined."""
+        """Judged by the interval: supported, contradicted, or not distinguishable from the threshold (for
+        `within`: supported when the interval lies inside ± the threshold, contradicted when it lies wholly
+        outside); not checkable where the run leaves the quantity or its interval undefined."""
         if not (np.isfinite(self.estimate) and self.interval.defined):
             return "not_checkable"
         low, high = self.interval.low, self.interval.high
+        if self.direction == "within":
+            inside = -self.threshold < low and high < self.threshold
+            outside = low > self.threshold or high < -self.threshold
+            return "supported" if inside else "contradicted" if outside else "not_distinguishable"
         above, below = low > self.threshold, high < self.threshold
         if self.direction == "<":
             above, below = below, above
@@ -139,8 +147,12 @@ class Finding:
         """One line a reader can check: quantity, estimate, interval, claim, paper value, verdict."""
         paper = f" (paper: {self.paper})" if self.paper else ""
         return (f"{self.quantity} = {self.estimate:.3g} [{self.interval.low:.3g}, {self.interval.high:.3g}], "
-                f"{self.interval.method}. Claim: {self.claim}{paper}, i.e. {self.direction} {self.threshold:g}. "
+                f"{self.interval.method}. Claim: {self.claim}{paper}, i.e. {self._predicted()}. "
                 f"Verdict: {self.verdict.replace('_', ' ')}.")
+
+    def _predicted(self) -> str:
+        """What the claim predicts of the quantity, e.g. "> 0" or "within ±0.05"."""
+        return f"within ±{self.threshold:g}" if self.direction == "within" else f"{self.direction} {self.threshold:g}"
 
     def row(self) -> dict:
         """The finding as a flat record (for a findings table)."""

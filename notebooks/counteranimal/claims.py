@@ -194,7 +194,8 @@ Markdown(theorem_verdict(simulation, settings, tier_of(simulation_params)))
 # `multicolored_params` names; Table 8's notebook draws it) and on our ColoredCOCO-style study
 # (`lib.counteranimal.coloredcoco`, `coloredcoco_params`; Table 7's notebook draws it): their accuracies in Tables
 # 8 and 7's schemas (our tiny CLIP as Table 7's `backbone`), each seed a replicate; a verdict of ours stands only
-# when at least 95 % of the seeds reach it too (`not_distinguishable` otherwise). The claims' readings are the
+# when so many seeds reach it that a fair coin would rarely do as well (a one-sided sign test at 5 %: every seed of
+# at least five; `not_distinguishable` otherwise). The claims' readings are the
 # paper's ("similar": within 3 points in every cell pair; "non-trivial": more than 5 points), applied to our means
 # over seeds; the notebooks of Tables 7 and 8 judge the paired differences by their intervals instead.
 

@@ -192,12 +192,25 @@ def _seeds(*per_seed: dict[str, float]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["model", "method", "seed", "value"])
 
 
-def test_ours_stands_when_every_seed_agrees():
+def _agreeing(seeds: int) -> pd.DataFrame:
+    """`seeds` seeds on which LP beats FT for both models a and b."""
+    return _seeds(*({"a/LP": 2 + s, "a/FT": 1, "b/LP": 3, "b/FT": s % 2} for s in range(seeds)))
+
+
+def test_ours_stands_when_every_seed_of_five_agrees():
     (claim,) = _parse()
-    run = seed_run({"t": _seeds({"a/LP": 2, "a/FT": 1, "b/LP": 3, "b/FT": 0},
-                                {"a/LP": 4, "a/FT": 0, "b/LP": 2, "b/FT": 1})}, "mini")
-    verdict = assess_ours(claim, run)
-    assert verdict.verdict == "supported" and "mini, 2 seeds: supported 2" in verdict.evidence
+    verdict = assess_ours(claim, seed_run({"t": _agreeing(5)}, "mini"))
+    assert verdict.verdict == "supported" and "mini, 5 seeds: supported 5" in verdict.evidence
+    assert "sign test over seeds: p = 0.031" in verdict.evidence
+
+
+@pytest.mark.parametrize("seeds, p_value", [(2, "0.25"), (3, "0.12"), (4, "0.062")])
+def test_fewer_than_five_agreeing_seeds_are_not_distinguishable_from_a_coin(seeds, p_value):
+    (claim,) = _parse()
+    verdict = assess_ours(claim, seed_run({"t": _agreeing(seeds)}, "mini"))
+    assert verdict.verdict == "not_distinguishable"
+    assert f"{seeds} of {seeds} seeds agree, as often as a fair coin would (one-sided sign test p = {p_value}" \
+        in verdict.evidence
 
 
 def test_ours_not_distinguishable_when_a_seed_disagrees():
@@ -206,7 +219,7 @@ def test_ours_not_distinguishable_when_a_seed_disagrees():
                                 {"a/LP": 1, "a/FT": 2, "b/LP": 2, "b/FT": 1})}, "mini")
     verdict = assess_ours(claim, run)
     assert verdict.verdict == "not_distinguishable"
-    assert "the estimate is supported but only 1 of 2 seeds agree" in verdict.evidence
+    assert "the estimate is supported and 1 of 2 seeds agree" in verdict.evidence
 
 
 def test_ours_not_checkable_without_the_rows_or_tables_the_claim_needs():
@@ -231,7 +244,7 @@ def test_claims_command_prints_both_verdicts(monkeypatch, capsys):
     from lib.cli import main
 
     (claim,) = _parse()
-    run = seed_run({"t": _seeds({"a/LP": 2, "a/FT": 1}, {"a/LP": 3, "a/FT": 1})}, "mini")
+    run = seed_run({"t": _agreeing(5)[lambda f: f["model"] == "a"]}, "mini")
     monkeypatch.setattr(claims_module, "load_claims", lambda paper: (claim,))
     monkeypatch.setattr(claims_module, "our_run", lambda paper, params: run)
     monkeypatch.setattr(claims_module, "paper_tables", lambda paper: TABLES.__getitem__)
@@ -242,10 +255,10 @@ def test_claims_command_prints_both_verdicts(monkeypatch, capsys):
 
 def test_ledger_has_both_verdicts():
     (claim,) = _parse()
-    run = seed_run({"t": _seeds({"a/LP": 2, "a/FT": 1}, {"a/LP": 3, "a/FT": 1})}, "mini")
+    run = seed_run({"t": _agreeing(5)[lambda f: f["model"] == "a"]}, "mini")
     frame = ledger([claim], TABLES.__getitem__, run)
     assert frame.loc[0, "verdict"] == "partly_supported" and frame.loc[0, "ours_verdict"] == "supported"
-    assert "ours [supported]: mini, 2 seeds" in format_ledger(frame)
+    assert "ours [supported]: mini, 5 seeds" in format_ledger(frame)
 
 
 # --- `ours`: a claim the printed numbers cannot judge, judged on our run by its own judgement ----------
@@ -258,10 +271,8 @@ def test_ours_judges_a_claim_the_paper_cannot():
              "ours": {**OURS_JUDGEMENT, "table": "ours_only"}}
     (claim,) = parse_claims("imagenet_rib", [entry], PATH, set(TABLES), {"table03"}, {}, {"ours_only"})
     assert claim.assess(TABLES.__getitem__).verdict == "not_checkable"
-    run = seed_run({"ours_only": _seeds({"a/LP": 2, "a/FT": 1, "b/LP": 3, "b/FT": 0},
-                                        {"a/LP": 4, "a/FT": 0, "b/LP": 2, "b/FT": 1})}, "mini")
-    verdict = assess_ours(claim, run)
-    assert verdict.verdict == "supported" and "mini, 2 seeds: supported 2" in verdict.evidence
+    verdict = assess_ours(claim, seed_run({"ours_only": _agreeing(5)}, "mini"))
+    assert verdict.verdict == "supported" and "mini, 5 seeds: supported 5" in verdict.evidence
 
 
 @pytest.mark.parametrize("entry, message", [

@@ -62,6 +62,14 @@ def test_verdict_is_judged_by_the_whole_interval():
     assert _finding(0.75, 0.9, threshold=0.7).verdict == "supported"
 
 
+def test_an_equivalence_claim_needs_the_whole_interval_within_the_margin():
+    assert _finding(-0.03, 0.04, direction="within", threshold=0.05).verdict == "supported"
+    assert _finding(-0.03, 0.09, direction="within", threshold=0.05).verdict == "not_distinguishable"
+    assert _finding(0.06, 0.09, direction="within", threshold=0.05).verdict == "contradicted"
+    assert _finding(-0.2, -0.06, direction="within", threshold=0.05).verdict == "contradicted"
+    assert "i.e. within ±0.05." in _finding(0.0, 0.01, direction="within", threshold=0.05).sentence()
+
+
 def test_unknown_direction_and_reversed_interval_are_refused():
     with pytest.raises(ValueError, match="direction"):
         _finding(0.1, 0.2, direction=">=")
