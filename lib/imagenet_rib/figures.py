@@ -303,8 +303,12 @@ def draw_before_after(data: pd.DataFrame, title: str) -> plt.Figure:
         for i, r in sub.iterrows():
             if pd.isna(r["before"]):
                 ax.text(i, 2, "not in\nTable 17", ha="center", fontsize=6, rotation=90)
+            elif pd.isna(r["after"]):
+                ax.text(i + 0.2, 2, "no mRI in Table 3", ha="center", va="bottom", fontsize=6, rotation=90)
         ax.set_xticks(x)
-        ax.set_xticklabels([m.replace(" ", "\n", 1) for m in sub["model"]], fontsize=6, rotation=90)
+        few = len(sub) <= 4  # a few bars (our regimes) are named level; the paper's models turned
+        ax.set_xticklabels([m.replace(" ", "\n", 1) for m in sub["model"]], fontsize=8 if few else 6,
+                           rotation=0 if few else 90)
         ax.set_ylim(0, 80)
         ax.set_ylabel("mean accuracy on D (%)")
         ax.set_title(method, fontsize=9)

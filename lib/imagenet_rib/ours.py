@@ -198,15 +198,35 @@ def ood_change_findings(change: pd.DataFrame, methods: Sequence[str], who: str, 
             for r in _regimes(change)]
 
 
+def regime_contrast_findings(change: pd.DataFrame, who: str, paper: str) -> list[Finding]:
+    """Fig. 4 / 8's contrast of pretraining regimes: each later regime of `change` (ours: `augmented`, the richer
+    pretraining) against the first (`clean`), per seed and averaged over the methods in `change`: whether it loses
+    more average OOD accuracy to fine-tuning (its change minus the first's < 0), and whether it ends lower (its
+    accuracy after minus the first's < 0), each judged by its t-interval over seeds."""
+    regimes = _regimes(change)
+    means = change.groupby(["regime", "seed"], sort=False)[["change", "after"]].mean()
+    parts = (("change", "change of average OOD accuracy", "the richer pretraining loses more OOD accuracy to fine-tuning"),
+             ("after", "average OOD accuracy after", "the richer pretraining ends with lower OOD accuracy"))
+    out = []
+    for regime in regimes[1:]:
+        for column, what, claim in parts:
+            gap = (means.loc[regime, column] - means.loc[regimes[0], column]).dropna().to_numpy()
+            out.append(Finding(f"{regime} − {regimes[0]}: {what}, {who} (points)", float(gap.mean()),
+                               mean_interval(gap, "seeds"), claim, "<", 0.0, paper))
+    return out
+
+
 FIGURE04_PAPER = "severe loss for LAION-2B and OpenAI; IN-1K + AugReg gains (Fig. 4)"
 FIGURE08_PAPER = "severe loss for LAION-2B and OpenAI; IN-1K + AugReg gains (Fig. 8)"
 
 
 def before_after_findings(settings: BenchmarkSettings, acc: pd.DataFrame, methods: Sequence[str], who: str,
                           paper: str) -> list[Finding]:
-    """Fig. 4 (`methods` = FT) / Fig. 8 (every method): per regime, the change of average OOD accuracy."""
+    """Fig. 4 (`methods` = FT) / Fig. 8 (every method): per regime, the change of average OOD accuracy; then the
+    richer pretraining regimes against the first (`regime_contrast_findings`)."""
     change = ood_change(acc, settings.suite, methods)
-    return ood_change_findings(change, methods or list(dict.fromkeys(change["method"])), who, paper)
+    return (ood_change_findings(change, methods or list(dict.fromkeys(change["method"])), who, paper)
+            + regime_contrast_findings(change, who, paper))
 
 
 # The paper's claims about each artefact that `pairs.paired_panel` draws, judged on our run.

@@ -86,7 +86,9 @@ display(Markdown(verdict_markdown("figure08", extra=("table03", "table17"))))
 # on the same 0-80 % axis. The paper's panels are that redraw: its x axis is the paper's models (the
 # ViT-B/32 IN-1K + AugReg column reads "not in Table 17"), ours is our two pretraining regimes, and
 # ours has one more panel, EWC (L2, released code). The CSV holds both in one schema (`source` paper /
-# ours, ours per seed). The finding gives the mean change over methods per regime.
+# ours, ours per seed). The findings give the mean change over methods per regime, then whether `augmented` (the
+# richer pretraining) loses more than `clean` and ends lower, averaged over the methods, each with its t-interval
+# over seeds: does the richer pretraining keep its head start after fine-tuning?
 
 # %%
 from lib.imagenet_rib.pairs import PAIRS, paired_panel

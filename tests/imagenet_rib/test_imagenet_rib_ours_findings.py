@@ -7,7 +7,7 @@ import pytest
 
 from lib.imagenet_rib.benchmark import PRETRAINED
 from lib.imagenet_rib.ours import (BEST, JUDGES, backward_findings, before_after_findings, judged, mri_findings,
-                                   ood_change, ood_change_findings, per_dataset_findings)
+                                   ood_change, ood_change_findings, per_dataset_findings, regime_contrast_findings)
 
 
 def mri_table(best_margins: list[float], regime: str = "r1") -> pd.DataFrame:
@@ -85,3 +85,15 @@ def test_figure04_and_figure08_findings_are_the_before_after_changes():
     assert [f.estimate for f in every] == pytest.approx([1.5])
     assert before_after_findings(Settings(), acc, ["WiSE-FT"], "WiSE-FT", "")[0].estimate == pytest.approx(7.0)
     assert {"figure04", "figure08"} <= set(JUDGES)
+
+
+def test_a_richer_regime_is_judged_against_the_first_on_its_loss_and_its_end():
+    clean = accuracies({"FT": [-4.0, -4.2, -3.8]}, seeds=3)
+    richer = accuracies({"FT": [-1.0, -1.1, -0.9]}, seeds=3).assign(
+        regime="r2", accuracy=lambda f: f["accuracy"] + 5.0)  # starts 5 higher (55), loses 1
+    loses, ends = regime_contrast_findings(ood_change(pd.concat([clean, richer]), list("abc"), ["FT"]), "FT", "")
+    assert "r2 − r1: change of average OOD accuracy" in loses.quantity
+    assert loses.estimate == pytest.approx(3.0) and loses.verdict == "contradicted"  # it loses 1 where r1 loses 4
+    assert ends.estimate == pytest.approx(8.0) and ends.verdict == "contradicted"  # ends at 54, r1 at 46
+    one = judged("figure04", Settings(), clean, pd.DataFrame())
+    assert len(one) == 1  # one regime: nothing to contrast
