@@ -16,6 +16,7 @@ from . import formatting, summaries
 from .audit import parameter_audits, printed_number_audits
 from .tables import (
     PAPER,
+    PRINTED_ORDER,
     accuracies,
     methods_table,
     model_sizes,
@@ -74,27 +75,28 @@ def draw_table02() -> tuple[plt.Figure, pd.DataFrame]:
 
 
 def draw_accuracy_table(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
-    """One of Tables 8-14: rows × methods with the printed Mean row (cells and Mean formatted by the
-    captions' rules), and the printed Std dev row beneath on its own scale."""
+    """One of Tables 8-14: rows × methods in the printed order (the oracle last) with the printed Mean row
+    (cells and Mean formatted by the captions' rules), and the printed Std dev row beneath on its own scale."""
     frame = accuracies(artefact)
     wide_printed = frame.pivot(index="row", columns="method", values="printed")
     grid = units(artefact)
+    columns = [m for m in PRINTED_ORDER if m in grid.columns]
     order = [*grid.index, "Mean"]
-    values = frame.pivot(index="row", columns="method", values="value").reindex(order)[grid.columns]
+    values = frame.pivot(index="row", columns="method", values="value").reindex(order)[columns]
     cells = formatting.cell_sets(artefact).set_index("row")
     means = formatting.mean_sets(artefact).set_index("method")
     bold = {**cells["bold"].to_dict(), "Mean": list(means.index[means["bold"]])}
     italic = {**cells["italic"].to_dict(), "Mean": list(means.index[means["italic"]])}
     std = values.iloc[:0].copy()
-    std.loc["Std dev"] = frame[frame["row"] == "Std dev"].set_index("method")["value"].reindex(grid.columns)
+    std.loc["Std dev"] = frame[frame["row"] == "Std dev"].set_index("method")["value"].reindex(columns)
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(12, 0.36 * len(order) + 2.4),
                                       gridspec_kw={"height_ratios": [len(order), 1.6]})
     title = f"Table {int(artefact[5:])}: {frame['sequence'].iloc[0]}, test accuracy at the final step"
-    heatmap(top, values, annot=wide_printed.reindex(order)[grid.columns], cbar=False,
+    heatmap(top, values, annot=wide_printed.reindex(order)[columns], cbar=False,
             title=f"{title} ({PAPER_NOTE}; * italic)")
     _format_cells(top, values, bold, italic)
     top.axhline(len(grid), color="white", linewidth=3)
-    heatmap(bottom, std, annot=wide_printed.reindex(["Std dev"])[grid.columns], cmap="Greys", vmin=0, vmax=0.2,
+    heatmap(bottom, std, annot=wide_printed.reindex(["Std dev"])[columns], cmap="Greys", vmin=0, vmax=0.2,
             title="Std dev across rows (population std; see the audit)")
     fig.tight_layout()
     recomputed = summaries.primary(summaries.recomputed(artefact))

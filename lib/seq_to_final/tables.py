@@ -23,6 +23,7 @@ METHODS: tuple[str, ...] = (
     "FT", "LP-FT", "I-FT", "D-FT", "ST-1", "ST-B",
     "SFT", "EWC", "SST-1", "SST-B", "JM", "JST-1", "JST-B",
 )
+PRINTED_ORDER: tuple[str, ...] = (*METHODS[1:], METHODS[0])  # Tables 8-14 print the oracle (20k) last
 METHOD_CLASS: dict[str, str] = {
     "Oracle": "oracle", "Baseline": "baseline",
     **{m: "1" for m in ("ERM", "IRM", "DRO")},
