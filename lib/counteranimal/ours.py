@@ -177,7 +177,7 @@ def verdict_text(points: pd.DataFrame, found: Findings) -> str:
     clip, imagenet, gap, residual, high_quality = found
     models = (points.assign(label=our_labels(points)).groupby(["family", "label"], sort=False)[["common", "counter", "drop"]]
               .mean().reset_index())
-    clips, supervised = models[models["family"] == "CLIP"], models[models["family"] == "ImageNet"]
+    clips, supervised = models[_clips(models)], models[models["family"] == "ImageNet"]
     clip_drops = ", ".join(f"{r.drop:.0f} ({r.label})" for r in clips.itertuples())
     supervised_text = "; ".join(f"{r.label} {r.common:.0f} / {r.counter:.0f} % (drop {r.drop:.0f})"
                                 for r in supervised.itertuples())
@@ -194,8 +194,8 @@ def verdict_text(points: pd.DataFrame, found: Findings) -> str:
              if residual.verdict != "not_checkable" else "")
     return "\n".join([
         f"- **The counter group is harder for CLIPs**, {_stated(clip)} mean drop over seeds; per model (mean over "
-        f"seeds): {clip_drops}. Where the drop shrinks as the CLIPs learn the digits, that is the paper's "
-        "accuracy on the line.",
+        f"seeds): {clip_drops}. Where a CLIP that learns the digits better drops less, its common and counter "
+        "accuracy move together along a line: the paper's accuracy on the line.",
         f"- **The shortcut hurts the supervised models too**, {_stated(imagenet)} mean drop. Common / counter "
         f"accuracy per supervised model: {supervised_text}.",
         f"- **\"ImageNet models are more robust\" (smaller drops; not below the CLIP line).** CLIP drop minus "

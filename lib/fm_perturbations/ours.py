@@ -265,7 +265,7 @@ _COSINE_SAME = "Sec. 4.2: similar results with cosine similarity"
 _DROPS_CORRELATE = "Sec. 5.2: the accuracy drop correlates with the robustness value"
 GRIDS = {
     "figure04": MetricGrid("divergence_radius",
-                           (_VIT_BELOW, "in every cell; the highest R_dr of", "CLIP ViT-L/14 and DINO v2 ViT-L/14",
+                           (_VIT_BELOW, "in every cell; the highest R_dr of", "CLIP ViT-L/14 and DINO v2 ViT-g/14",
                             "is Defocus blurring (the largest", "ACC_p drop of Table 2)."),
                            "ViT-B/16 < RN50 and ViT-L/14 < RN50x64 in every cell",
                            "Defocus blurring for CLIP ViT-L/14 and DINO v2 ViT-g/14"),

@@ -31,7 +31,9 @@ pd.set_option("display.max_colwidth", 90)
 
 # %% [markdown]
 # ## 1. The paper's numbers
-# Every model named: the numbers follow the rows of Tables 3 (CLIPs) and 4 (ImageNet models).
+# Every model named: the number beside each point is listed in the key beside its panel, family by family in the
+# key's colours (CLIP families from Table 3, then the ImageNet models of Table 4); read the names from the key, not
+# from the tables' row order.
 
 # %%
 fig, data = draw_scatter("figure13")
