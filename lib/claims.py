@@ -34,7 +34,7 @@ replicate (each seed, or each bootstrap resample of the models). The verdict sta
 `AGREEMENT` of the bootstrap resamples reach it too (a percentile interval), or, for seeds, when so many
 seeds reach it that a fair coin would rarely do as well (a one-sided sign test at `SIGN_TEST_LEVEL`: every
 seed of at least five); otherwise it is `not_distinguishable`. Two or three seeds that agree are thus not
-enough, as a t-interval over them would be too wide to tell. A claim resting on
+enough, much as a t-interval over them is usually too wide to tell. A claim resting on
 rows or columns our run does not have (the paper's own models, datasets or tables) is `not_checkable`
 there, and so is a claim judged by a bespoke assessor (those read the paper's tables) unless its
 `ours` judgement says how to judge it on ours.
