@@ -214,15 +214,15 @@ def _read_objects(dataset: str, classes: int, train_per_class: int, validation_p
     from ..data.registry import open_dataset
 
     objects = open_dataset(dataset)
-    wanted = train_per_class + validation_per_class + test_per_class
+    parts = [0] * train_per_class + [1] * validation_per_class + [2] * test_per_class  # indices into SPLITS
+    wanted = len(parts)
     chosen = []
     for label, name in enumerate(COLOREDCOCO_CLASSES[:classes]):
         members = [i for i in range(len(objects)) if objects.target(i) == label][:wanted]
         if len(members) < wanted:
             raise ValueError(f"ColoredCOCO: class {name!r} has {len(members)} objects in {dataset}, fewer than "
                              f"train_per_class + validation_per_class + test_per_class = {wanted}")
-        ends = np.cumsum([train_per_class, validation_per_class])
-        chosen += [(i, label, int(np.searchsorted(ends, rank, side="right"))) for rank, i in enumerate(members)]
+        chosen += [(i, label, part) for i, part in zip(members, parts)]
     photos, masks = zip(*(resized_object(np.asarray(objects.image(i)), objects.mask(i), image_size)
                           for i, _, _ in chosen))
     _, labels, split = zip(*chosen)
