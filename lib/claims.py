@@ -26,7 +26,11 @@ Quantifiers are read the same way everywhere:
   any part not checkable -> not_checkable, else partly_supported.
 * `ours` (one judgement, or a list of labelled parts) judges the claim on a run of ours where the
   paper's numbers cannot (a `not_checkable` or `bespoke` claim): it may name the tables our run alone
-  has (the paper module's `OUR_TABLE_NAMES`, e.g. per-image quantities the paper only plots).
+  has (the paper module's `OUR_TABLE_NAMES`, e.g. per-image quantities the paper only plots). Or, for
+  any claim, `ours: {findings: [figure04, ...]}`: it is judged on our run by the findings those notebooks
+  draw (`lib.findings.Finding`s whose `claim_id` is the claim's; the names the paper module lists in
+  `OUR_FINDINGS`, its `our_run` producing them), with their overall verdict, each part judged by its
+  own interval.
 
 The same claims are judged on a run of ours (`OurRun`, which a paper's claims module builds with
 `our_run(params)`): on its estimate (the mean over seeds, or the statistic on every model) and on each
@@ -50,7 +54,7 @@ import importlib
 import inspect
 import operator
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -61,6 +65,7 @@ import pandas as pd
 import yaml
 
 from . import PAPERS
+from .findings import Finding, overall, summary
 from .paths import PUBLISHED_DIR
 from .verdicts import VERDICTS
 
@@ -359,6 +364,7 @@ class Claim:
     reason: str = ""
     reading: str = ""
     ours: tuple[Judgement, ...] = ()
+    ours_findings: tuple[str, ...] = ()  # the producers of `OUR_FINDINGS` whose findings judge it on our run
 
     def assess(self, tables: Tables | None = None) -> Verdict:
         """The verdict on `tables` (default: the paper's printed numbers)."""
@@ -460,26 +466,36 @@ def _judgement(path: Path, cid: str, spec: dict, table_names: set[str]) -> Judge
                      spec.get("per"), spec.get("label", ""))
 
 
-def _ours_judgements(path: Path, cid: str, entry: dict, table_names: set[str]) -> tuple[Judgement, ...]:
-    """A claim's `ours` key: one judgement, or a list of labelled parts (only for a claim the paper's numbers
-    cannot judge: not_checkable or bespoke)."""
+def _ours_judgements(path: Path, cid: str, entry: dict, table_names: set[str], findings: set[str]
+                     ) -> tuple[tuple[Judgement, ...], tuple[str, ...]]:
+    """A claim's `ours` key: `findings` naming producers of `findings`, or one judgement or a list of labelled
+    parts (only for a claim the paper's numbers cannot judge: not_checkable or bespoke)."""
     spec = entry.get("ours")
     if spec is None:
-        return ()
+        return (), ()
+    if isinstance(spec, dict) and "findings" in spec:
+        names = spec["findings"]
+        if set(spec) != {"findings"} or not isinstance(names, list) or not names:
+            raise _fail(path, cid, "`ours: {findings: [...]}` takes one key, a non-empty list of findings producers")
+        bad = [n for n in names if n not in findings]
+        if bad:
+            raise _fail(path, cid, f"unknown findings producer(s) {bad}; valid: lib.<paper>.claims.OUR_FINDINGS "
+                                   f"({', '.join(sorted(findings)) or 'none listed'})")
+        return (), tuple(names)
     if entry.get("predicate") not in (NOT_CHECKABLE, BESPOKE):
-        raise _fail(path, cid, "`ours` is for a not_checkable or bespoke claim; any other is judged on ours as on the "
-                               "paper's numbers")
+        raise _fail(path, cid, "`ours` judgements are for a not_checkable or bespoke claim; any other is judged on ours "
+                               "as on the paper's numbers (or by findings: `ours: {findings: [...]}`)")
     specs = spec if isinstance(spec, list) else [spec]
     if not specs or not all(isinstance(s, dict) for s in specs):
         raise _fail(path, cid, "`ours` is one judgement (a mapping) or a list of labelled parts")
-    return tuple(_judgement(path, cid, s, table_names) for s in specs)
+    return tuple(_judgement(path, cid, s, table_names) for s in specs), ()
 
 
 def parse_claims(paper: str, entries: list[dict], path: Path, table_names: set[str], artefacts: set[str],
-                 bespoke: Mapping[str, Callable[[Tables], Verdict]], our_table_names: set[str] = frozenset()
-                 ) -> list[Claim]:
+                 bespoke: Mapping[str, Callable[[Tables], Verdict]], our_table_names: set[str] = frozenset(),
+                 our_findings: set[str] = frozenset()) -> list[Claim]:
     """Validate every entry of a claims file (nothing is evaluated) and build its claims; `ours` judgements
-    may also name `our_table_names`."""
+    may also name `our_table_names`, and `ours: {findings: ...}` the producers `our_findings`."""
     claims, seen = [], set()
     for entry in entries:
         cid = entry.get("id", "?")
@@ -497,9 +513,10 @@ def parse_claims(paper: str, entries: list[dict], path: Path, table_names: set[s
         if bad:
             raise _fail(path, cid, f"unknown artefact(s) {bad}; valid: the {paper} rows of notebooks/manifest.csv "
                                    f"({', '.join(sorted(artefacts))})")
+        ours, ours_findings = _ours_judgements(path, cid, entry, table_names | our_table_names, set(our_findings))
         common = dict(paper=paper, claim_id=cid, section=str(entry["section"]), claim=entry["claim"],
-                      artefacts=tuple(entry["artefacts"]), reading=entry.get("reading", ""),
-                      ours=_ours_judgements(path, cid, entry, table_names | our_table_names))
+                      artefacts=tuple(entry["artefacts"]), reading=entry.get("reading", ""), ours=ours,
+                      ours_findings=ours_findings)
         predicate = entry.get("predicate")
         if predicate == NOT_CHECKABLE:
             if not entry.get("reason"):
@@ -531,7 +548,7 @@ def load_claims(paper: str) -> tuple[Claim, ...]:
     entries = yaml.safe_load(path.read_text())
     artefacts = {e.artefact for e in read() if e.paper == paper}
     return tuple(parse_claims(paper, entries, path, set(module.TABLE_NAMES), artefacts, module.BESPOKE,
-                              set(getattr(module, "OUR_TABLE_NAMES", ()))))
+                              set(getattr(module, "OUR_TABLE_NAMES", ())), set(getattr(module, "OUR_FINDINGS", ()))))
 
 
 def claims_for(paper: str, artefact: str) -> list[Claim]:
@@ -545,12 +562,14 @@ class OurRun:
 
     `estimate` and each of `replicates` map a table name to a frame in the paper's schema (raising
     `KeyError` for a table our run does not have); `replicates` are seeds or bootstrap resamples, as
-    `kind` says; `tier` names the run's tier."""
+    `kind` says; `tier` names the run's tier; `findings` gives the findings of a name the paper module
+    lists in `OUR_FINDINGS` (an artefact's), drawn from the same run (`findings_of`)."""
 
     estimate: Tables
     replicates: tuple[Tables, ...]
     kind: str
     tier: str
+    findings: Callable[[str], Sequence[Finding]] | None = None
 
 
 NO_RUN = "no run of ours is judged against this paper's claims yet"
@@ -618,12 +637,32 @@ def bootstrap_run(frames: Mapping[str, pd.DataFrame], tier: str, resamples: int,
     return OurRun(tables(None), tuple(tables(d) for d in draws), "bootstrap resamples", tier)
 
 
+def findings_of(produce: Callable[[str], Sequence[Finding]]) -> Callable[[str], tuple[Finding, ...]]:
+    """`produce` (a producer's name -> its findings on our run) computing each producer's findings once,
+    when a claim first asks for them."""
+    return cache(lambda name: tuple(produce(name)))
+
+
+def _by_findings(claim: Claim, run: OurRun) -> Verdict:
+    """The claim judged by the findings of its `ours_findings` producers that name it: their overall verdict."""
+    names = ", ".join(claim.ours_findings)
+    if run.findings is None:
+        return unverifiable(f"{run.tier}: this run draws no findings ({names})")
+    parts = [f for name in claim.ours_findings for f in run.findings(name) if f.claim_id == claim.claim_id]
+    if not parts:
+        return unverifiable(f"{run.tier}: no finding of {names} bears on this claim at this tier")
+    return Verdict(overall(parts), f"{run.tier}: by our run's findings ({names}; each judged by its own interval): "
+                                   f"{summary(parts)}. " + " | ".join(f.sentence() for f in parts))
+
+
 def assess_ours(claim: Claim, run: OurRun | None) -> Verdict:
     """The claim judged on our run: the estimate's verdict if enough replicates reach it (`AGREEMENT` of the
     bootstrap resamples; for seeds, a sign test at `SIGN_TEST_LEVEL`), `not_distinguishable` if not,
     `not_checkable` where our run lacks what the claim needs."""
     if run is None:
         return unverifiable(NO_RUN)
+    if claim.ours_findings:
+        return _by_findings(claim, run)
     if claim.reason and not claim.ours:
         return unverifiable(claim.reason)
     if claim.bespoke is not None and not claim.ours:

@@ -106,6 +106,8 @@ class Finding:
 
     `direction` and `threshold` state what the claim predicts of the quantity: `>` 0 for "A beats B"
     measured as A − B, for example, or `within` 0.05 for "A performs as B" (|A − B| < 0.05).
+    `claim_id` names the claim of the paper's claims ledger the finding bears on, where it bears on one:
+    the ledger then judges that claim on our run by these findings (`lib.claims`).
     """
 
     quantity: str
@@ -115,12 +117,13 @@ class Finding:
     direction: str = ">"
     threshold: float = 0.0
     paper: str = ""
+    claim_id: str = ""
 
     @classmethod
     def undefined(cls, quantity: str, reason: str, claim: str, direction: str = ">", threshold: float = 0.0,
-                  paper: str = "") -> "Finding":
+                  paper: str = "", claim_id: str = "") -> "Finding":
         """A claim our run cannot check, with the reason in place of an interval."""
-        return cls(quantity, float("nan"), undefined_interval(reason), claim, direction, threshold, paper)
+        return cls(quantity, float("nan"), undefined_interval(reason), claim, direction, threshold, paper, claim_id)
 
     def __post_init__(self) -> None:
         if self.direction not in DIRECTIONS:

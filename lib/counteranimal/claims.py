@@ -16,13 +16,14 @@ Every table is tidy with a `value` column. Readings used throughout (each eviden
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
 
-from ..claims import Claim, OurRun, Tables, Verdict, cached_tables, load_claims, seed_run
+from ..claims import Claim, OurRun, Tables, Verdict, cached_tables, findings_of, load_claims, seed_run
 from ..claims import claims_for as _claims_for
-from ..findings import Finding
+from ..findings import Finding, Findings
 from .classwise import classwise_frame, implied_group_sizes, leave_one_out_count
 from .effective_robustness import SETUPS, above_line, points
 from .published import PAPER, model_table, raw
@@ -161,13 +162,30 @@ BESPOKE: dict[str, Callable[[Tables], Verdict]] = {
 }
 
 
+OUR_FINDINGS = ("figure02", "simulation")
+"""What judges a claim of the ledger on our run by findings (`ours: {findings: [...]}`): the findings of Figs. 2
+and 13 on the miniature CounterAnimal (the same for both), and the simulation of the theorem."""
+
+
+def _our_findings(params: Mapping[str, Any], name: str) -> Findings:
+    """The findings `name` of `OUR_FINDINGS` on our run: the miniature CounterAnimal (`study_params`) or the
+    theorem's simulation (`simulation_params`)."""
+    if name == "simulation":
+        from .simulation import SimulationSettings, bound_findings, findings, simulate
+
+        frame = simulate(SimulationSettings.load(params["simulation_params"]))
+        return Findings([*findings(frame), *bound_findings(frame)])
+    from .ours import findings, our_points, run_study
+
+    return findings(our_points(run_study(params["study_params"], params["results_dir"])[1]))
+
+
 def our_run(params: Mapping[str, Any]) -> OurRun:
     """Our controlled studies (run or read back, from `results_dir`) as the claims file's tables, each seed a
     replicate: the MultiColored digits study (`multicolored_params`) as Table 8 (`table08`: accuracies in %, labels
     as printed) and the ColoredCOCO-style study (`coloredcoco_params`) as Table 7 (`table07`, our model as its
-    `backbone`). The miniature CounterAnimal's models are not the paper's, so the claims on its tables are not
-    checkable on ours (its findings are in the notebooks of Figs. 2 and 13), and the theorem is simulated in the
-    claims notebook."""
+    `backbone`). The miniature CounterAnimal's models are not the paper's, so the claims on its tables are judged
+    on ours only by the findings of Figs. 2 and 13 (`OUR_FINDINGS`), and the theorem by its simulation."""
     from ..params import tier_of
     from .coloredcoco import run_study as run_coloredcoco
     from .multicolored import run_study as run_multicolored
@@ -175,9 +193,10 @@ def our_run(params: Mapping[str, Any]) -> OurRun:
     _, frame = run_multicolored(params["multicolored_params"], params["results_dir"])
     table08 = frame.dropna(subset=["value"]).astype({"classes": int}).astype({c: str for c in ("classes", "p_inv", "p_spu")})
     _, table07 = run_coloredcoco(params["coloredcoco_params"], params["results_dir"])
-    return seed_run({"table08": table08[["classes", "p_inv", "p_spu", "train_method", "metric", "seed", "value"]],
-                     "table07": table07[["backbone", "approach", "metric", "seed", "value"]]},
-                    tier_of(params["multicolored_params"]))
+    run = seed_run({"table08": table08[["classes", "p_inv", "p_spu", "train_method", "metric", "seed", "value"]],
+                    "table07": table07[["backbone", "approach", "metric", "seed", "value"]]},
+                   tier_of(params["multicolored_params"]))
+    return replace(run, findings=findings_of(lambda name: _our_findings(params, name)))
 
 
 def claims() -> tuple[Claim, ...]:

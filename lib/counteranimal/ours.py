@@ -32,6 +32,7 @@ from .study import Study, StudySettings
 
 HQ_FAMILIES = ("CLIP-HQ", "CLIP-DC", "CLIP-DFN")  # ours, and the paper's high-quality-data CLIPs
 PANELS = ("figure02", "figure13")  # the artefacts with an our-run panel: common vs counter
+READS = (*PANELS, "claims")  # the notebooks reading the study (claims: the ledger judged by its findings)
 STANDIN_NAMES = {"clip": "", "vit": "ViT", "resnet": "ResNet"}  # our stand-ins' names in the figures' keys
 
 
@@ -53,7 +54,7 @@ def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
     from .coloredcoco import precompute as precompute_coloredcoco
     from .multicolored import precompute as precompute_multicolored
 
-    return (precompute_study(StudySettings.load, Study, params, artefacts, PANELS)
+    return (precompute_study(StudySettings.load, Study, params, artefacts, READS)
             + precompute_multicolored(params, artefacts) + precompute_coloredcoco(params, artefacts))
 
 
@@ -121,29 +122,30 @@ def interval_over_seeds(points: pd.DataFrame, statistic: Callable[[pd.DataFrame]
     return statistic(points), bootstrap_interval(rows, lambda index: statistic(points.iloc[index]), resamples=500)
 
 
-# (quantity, statistic, the paper's claim, what the paper shows)
-CLAIMS: tuple[tuple[str, Callable[[pd.DataFrame], float], str, str], ...] = (
+# (quantity, statistic, the paper's claim, what the paper shows, the ledger claim it bears on)
+CLAIMS: tuple[tuple[str, Callable[[pd.DataFrame], float], str, str, str], ...] = (
     ("mean CLIP drop, common − counter (points)", clip_drop,
-     "the counter group is harder than the common group for CLIPs (Sec. 5.2)", "every CLIP of Table 3 drops, 6.56 to 30.18"),
+     "the counter group is harder than the common group for CLIPs (Sec. 5.2)", "every CLIP of Table 3 drops, 6.56 to 30.18",
+     "clips-drop"),
     ("mean ImageNet-model drop (points)", imagenet_drop,
-     "the spurious features also hurt the ImageNet models (Table 4)", "every ImageNet model drops, 7.65 to 20.31"),
+     "the spurious features also hurt the ImageNet models (Table 4)", "every ImageNet model drops, 7.65 to 20.31", ""),
     ("mean CLIP drop − mean ImageNet drop (points)", drop_gap,
-     "ImageNet models are more robust than CLIPs: smaller drops (Sec. 5.3, Fig. 9)", "Tables 3-4"),
+     "ImageNet models are more robust than CLIPs: smaller drops (Sec. 5.3, Fig. 9)", "Tables 3-4", "imagenet-more-robust"),
     ("mean residual of the ImageNet models from the CLIP line (linear fit, points)", imagenet_residual,
      "ImageNet models are not below the CLIP line: more robust at equal common accuracy (Fig. 2)",
-     "+2.2 points, 95 % bootstrap above 0 (figure02's effective-robustness table)"),
+     "+2.2 points, 95 % bootstrap above 0 (figure02's effective-robustness table)", "imagenet-effective-robustness"),
     ("mean residual of the CLIP-HQ models from the other CLIPs' line (linear fit, points)", high_quality_residual,
      "CLIPs trained on high-quality data are more robust (Sec. 5.2, Fig. 8)",
-     "+0.8 points, interval straddles 0 (figure02's effective-robustness table)"),
+     "+0.8 points, interval straddles 0 (figure02's effective-robustness table)", "high-quality-effective-robustness"),
 )
 
 
 def findings(points: pd.DataFrame) -> Findings:
     """Each claim of `CLAIMS` judged on our points (`our_points`), `> 0` being what the claim predicts."""
     out = []
-    for quantity, statistic, claim, paper in CLAIMS:
+    for quantity, statistic, claim, paper, claim_id in CLAIMS:
         estimate, interval = interval_over_seeds(points, statistic)
-        out.append(Finding(quantity, estimate, interval, claim, ">", 0.0, paper))
+        out.append(Finding(quantity, estimate, interval, claim, ">", 0.0, paper, claim_id))
     return Findings(out)
 
 

@@ -282,6 +282,9 @@ def cell_summary(frame: pd.DataFrame, group: str = "a != y") -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+THEOREM = "theorem"  # the ledger claim the simulation's findings on the theorem bear on
+
+
 def bound_findings(frame: pd.DataFrame) -> Findings:
     """The theorem's bound in every (mu_spu, p_spu, n_train) cell where its conditions hold: the error
     where a != y minus the bound 1 - Phi(kappa_1), a t-interval over seeds (> 0: respected)."""
@@ -292,7 +295,7 @@ def bound_findings(frame: pd.DataFrame) -> Findings:
         out.append(Finding(f"error(a != y) - bound, mu_spu = {mu_spu:g}, p_spu = {p_spu:g}, n = {n}",
                            float(margins.mean()), mean_interval(margins, "seeds"),
                            "Thm 6.2: Err(a != y) >= 1 - Phi(kappa_1) - o(1) where its conditions hold", ">", 0.0,
-                           f"bound {cell['bound'].iloc[0]:.3f}"))
+                           f"bound {cell['bound'].iloc[0]:.3f}", THEOREM))
     return Findings(out)
 
 
@@ -316,11 +319,11 @@ def findings(frame: pd.DataFrame) -> Findings:
         out.append(Finding(f"error(a != y) where the conditions hold, n = {n}", float(errors.mean()),
                            mean_interval(errors, "seeds"),
                            "CLIP learns the spurious feature when it correlates strongly with the captions: "
-                           "large OOD error (Thm 6.2)", ">", 0.5, "Err >= 1 - Phi(kappa_1) - o(1)"))
+                           "large OOD error (Thm 6.2)", ">", 0.5, "Err >= 1 - Phi(kappa_1) - o(1)", THEOREM))
     for n, gaps in _per_seed(counter, holds, counter["error"] - common["error"]).items():
         out.append(Finding(f"error(a != y) - error(a = y) where the conditions hold, n = {n}", float(gaps.mean()),
                            mean_interval(gaps, "seeds"), "small error where a = y, large where a != y (Thm 6.2)",
-                           ">", 0.0, "Acc(a = y) >= 1 - Phi(kappa_2) - o(1)"))
+                           ">", 0.0, "Acc(a = y) >= 1 - Phi(kappa_2) - o(1)", THEOREM))
     uncorrelated = balanced["p_spu"] == 0.5
     in_regime, without = _per_seed(balanced, holds, balanced["error"]), _per_seed(balanced, uncorrelated, balanced["error"])
     for n in sorted(in_regime.keys() & without.keys()):

@@ -14,12 +14,13 @@ The theory claims (Table 1, Theorems 1 and 2, Fig. 1) are judged with our metric
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..claims import Claim, OurRun, Tables, Verdict, bootstrap_run, cached_tables, holds, load_claims
+from ..claims import Claim, OurRun, Tables, Verdict, bootstrap_run, cached_tables, findings_of, holds, load_claims
 from ..claims import claims_for as _claims_for
 from ..claims import format_ledger  # noqa: F401  (re-exported for the notebooks)
 from ..params import tier_of
@@ -120,11 +121,15 @@ BESPOKE: dict[str, Callable[[Tables], Verdict]] = {
 }
 
 
+OUR_FINDINGS = ("figure03", "figure04", "figure13", "figure05", "figure06", "figure10", "figure11", "table09")
+"""The artefacts whose findings on our run judge a claim of the ledger (`ours: {findings: [...]}`)."""
+
+
 def our_run(params: Mapping[str, Any]) -> OurRun:
     """Our perturbation study (`study_params`, `results_dir`; run or read back) as the claims file's `drops`
     (Tables 2-3's layout, the study's datasets named as the paper's they stand in for) and `finetune`, one
     value per test image; the replicates resample the images of each dataset (`LEDGER_RESAMPLES`)."""
-    from .ours import drop_matrix, finetune_condition, run_study
+    from .ours import drop_matrix, finetune_condition, panel_findings, run_study
 
     run = run_study(params["study_params"], params["results_dir"])
     names = dict(zip(run.settings.labels(), PAPER_DATASETS))
@@ -138,7 +143,8 @@ def our_run(params: Mapping[str, Any]) -> OurRun:
     frames = {"drops": pd.concat(drops, ignore_index=True)[["dataset", "head", "perturbation", "item", "value"]],
               "finetune": finetune[["dataset", "metric", "condition", "item", "value"]]}
     label = f"{tier_of(params['study_params'])} ({', '.join(f'{o} as {p}' for o, p in names.items())})"
-    return bootstrap_run(frames, label, LEDGER_RESAMPLES, run.settings.seed)
+    return replace(bootstrap_run(frames, label, LEDGER_RESAMPLES, run.settings.seed),
+                   findings=findings_of(lambda artefact: panel_findings(run, artefact)))
 
 
 def claims() -> tuple[Claim, ...]:

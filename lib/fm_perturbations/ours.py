@@ -214,13 +214,17 @@ def figure03(run: OurRun) -> tuple[plt.Figure, pd.DataFrame, Findings]:
     return fig, data, figure03_findings(run)
 
 
+SAMPLING_CLAIM = "equally-spaced-saturates-at-5"  # the ledger claim Fig. 3's findings bear on
+
+
 def figure03_findings(run: OurRun) -> Findings:
     """Equally spaced: R_dr at m = 5 over R_dr at the largest m > `SATURATION`; equal minus random at m = 5 > 0."""
     frame, s = run.sampling, run.settings
     per_image = frame.groupby(["sampling", "m", "item"])["value"].mean().unstack("item")  # random: mean of draws
     largest, findings = int(frame["m"].max()), []
     if 5 not in frame["m"].unique():
-        return Findings([Finding.undefined("R_dr at m = 5", "m = 5 not sampled", "near saturation at m >= 5")])
+        return Findings([Finding.undefined("R_dr at m = 5", "m = 5 not sampled", "near saturation at m >= 5",
+                                           claim_id=SAMPLING_CLAIM)])
     rows = np.stack([per_image.loc[("equal", 5)].to_numpy(), per_image.loc[("equal", largest)].to_numpy(),
                      per_image.loc[("random", 5)].to_numpy(), per_image.loc[("random", largest)].to_numpy()], axis=1)
     for how, a, b in (("equal", 0, 1), ("random", 2, 3)):
@@ -229,10 +233,10 @@ def figure03_findings(run: OurRun) -> Findings:
                                 f"{'near saturation at m = 5' if how == 'equal' else 'not yet saturated at m = 5'} "
                                 f"(ours: ≥ {SATURATION:.0%} of the largest m's)",
                                 direction=">" if how == "equal" else "<", threshold=SATURATION,
-                                paper="equal saturates at m >= 5, random needs m >= 20"))
+                                paper="equal saturates at m >= 5, random needs m >= 20", claim_id=SAMPLING_CLAIM))
     estimate, interval = _bootstrap(rows, lambda r: float(r[:, 0].mean() - r[:, 2].mean()), s)
     findings.append(Finding("average R_dr at m = 5: equally spaced minus random", estimate, interval,
-                            "equally-spaced sampling converges more quickly"))
+                            "equally-spaced sampling converges more quickly", claim_id=SAMPLING_CLAIM))
     return Findings(findings)
 
 
@@ -328,7 +332,8 @@ def grid_findings(run: OurRun, artefact: str) -> Findings:
         for j, perturbation in enumerate(s.perturbations):
             estimate, interval = _bootstrap(rows, lambda r, j=j: float(r[:, j].mean()), s)
             findings.append(Finding(f"{short} {resnet} - {vit}, {CORRUPTIONS[perturbation].paper_name}", estimate, interval,
-                                    f"a ViT is more robust than a ResNet (lower {short})", paper=grid.vit_paper))
+                                    f"a ViT is more robust than a ResNet (lower {short})", paper=grid.vit_paper,
+                                    claim_id="vit-more-robust-than-resnet"))
     for head in (h for h in HEADS if h in set(run.predictions["head"])):
         model = run.head_model(head)
         radii = _image_radii(run, dataset, model, grid.metric).to_numpy()
@@ -339,7 +344,7 @@ def grid_findings(run: OurRun, artefact: str) -> Findings:
         findings.append(Finding(f"{model}: {short} under {CORRUPTIONS[s.perturbations[top]].paper_name} (its {head.lower()} "
                                 f"head's largest drop) minus the largest other {short}", estimate, interval,
                                 f"the perturbation with the highest {short} has the largest ACC_p drop",
-                                paper=grid.drop_paper))
+                                paper=grid.drop_paper, claim_id="drop-tracks-robustness"))
     first = s.labels()[0]
     if dataset != first:
         for model in s.models:
@@ -445,7 +450,8 @@ def _radius_findings(run: OurRun, pairs: pd.DataFrame, head: str, dataset: str) 
     model = run.head_model(head)
     estimate, interval = _bootstrap(rows, slope, s)
     found = [Finding(f"{head.split()[0]} ({model}), {dataset}: slope of ACC_p (%) on R_dr over images x perturbations",
-                     estimate, interval, "ACC_p decreases as DivergenceRadius increases", direction="<")]
+                     estimate, interval, "ACC_p decreases as DivergenceRadius increases", direction="<",
+                     claim_id="accp-linear-in-radius")]
     estimate, interval = _bootstrap(rows, gain, s)
     found.append(Finding(f"{head.split()[0]}, {dataset}: test MSE of the mean minus that of the line (first half -> "
                          "second half)", estimate, interval, "R_dr predicts ACC_p (the regression beats a constant)",
@@ -515,7 +521,8 @@ def _regression_findings(run: OurRun, rows: np.ndarray, k: int, head: str, datas
                                                                                   - _errors(r, k)[p])), s)
         found.append(Finding(f"{label}: test MSE of the mean minus that of the line on {predictor} (%², mean over "
                              "perturbations)", estimate, interval, f"{predictor} predicts ACC_p (a line beats a constant)",
-                             paper="low MSE: 'can reliably predict downstream accuracy' (Sec. 5.2)"))
+                             paper="low MSE: 'can reliably predict downstream accuracy' (Sec. 5.2)",
+                             claim_id="regression-predicts-accp"))
     estimate, interval = _bootstrap(rows, lambda r: float(np.mean(_errors(r, k)["R_cs"] - _errors(r, k)["R_dr"])), s)
     found.append(Finding(f"{label}: test MSE on R_cs minus on R_dr (%², mean over perturbations)", estimate, interval,
                          "R_dr predicts ACC_p better than R_cs (our question: the text credits both)"))
@@ -593,6 +600,9 @@ def figure07_findings(run: OurRun, frame: pd.DataFrame) -> Findings:
     return Findings(findings)
 
 
+LAMBDA_CLAIM = "lambda-trade-off"  # the ledger claim the λ sweep's findings bear on
+
+
 def lambda_findings(run: OurRun, frame: pd.DataFrame, dataset: str, weights: list[float]) -> list[Finding]:
     """The λ sweep's ends on one dataset (Table 9): λ = 0 loses accuracy; the largest λ keeps more R_dr
     than λ = 1."""
@@ -601,13 +611,13 @@ def lambda_findings(run: OurRun, frame: pd.DataFrame, dataset: str, weights: lis
         estimate, interval = _bootstrap(_paired(frame, "ACC", dataset, "λ = 0"), _change, s)
         findings.append(Finding(f"{dataset}: zero-shot ACC at λ = 0 minus before (points)", estimate, interval,
                                 "λ = 0 achieves robustness but utility declines", direction="<",
-                                paper="Table 9 (not in our text)"))
+                                paper="Table 9 (not in our text)", claim_id=LAMBDA_CLAIM))
     if 1.0 in weights and weights[-1] > 1.0:
         top = f"λ = {weights[-1]:g}"
         estimate, interval = _bootstrap(_paired(frame, "divergence_radius", dataset, top, "λ = 1"), _change, s)
         findings.append(Finding(f"{dataset}: average R_dr at {top} minus at λ = 1", estimate, interval,
                                 "a large λ favours utility over robustness (higher R_dr)",
-                                paper="Table 9 (not in our text)"))
+                                paper="Table 9 (not in our text)", claim_id=LAMBDA_CLAIM))
     return findings
 
 
@@ -659,14 +669,15 @@ def table09_findings(run: OurRun, frame: pd.DataFrame, weights: list[float]) -> 
         if 0.0 in weights:
             estimate, interval = _bootstrap(_paired(frame, "divergence_radius", dataset, "λ = 0"), _change, s)
             findings.append(Finding(f"{dataset}: average R_dr at λ = 0 minus before", estimate, interval,
-                                    "λ = 0 achieves robustness", direction="<", paper="Table 9 (not in our text)"))
+                                    "λ = 0 achieves robustness", direction="<", paper="Table 9 (not in our text)",
+                                    claim_id=LAMBDA_CLAIM))
         findings += lambda_findings(run, frame, dataset, weights)
         if 0.0 in weights and weights[-1] > 0.0:
             top = f"λ = {weights[-1]:g}"
             estimate, interval = _bootstrap(_paired(frame, "ACC", dataset, top, "λ = 0"), _change, s)
             findings.append(Finding(f"{dataset}: zero-shot ACC at {top} minus at λ = 0 (points)", estimate, interval,
                                     "a large λ favours utility (higher ACC than λ = 0)",
-                                    paper="Table 9 (not in our text)"))
+                                    paper="Table 9 (not in our text)", claim_id=LAMBDA_CLAIM))
     return Findings(findings)
 
 
@@ -688,13 +699,15 @@ PANELS: dict[str, Callable[[OurRun], tuple[plt.Figure, pd.DataFrame, Findings]]]
 }
 
 
+def panel_findings(run: OurRun, artefact: str) -> Findings:
+    """The findings of one artefact's panel on our run (its figure drawn and closed)."""
+    fig, _, findings = PANELS[artefact](run)
+    plt.close(fig)
+    return findings
+
+
 def verdicts(study_params: str, results_dir: str) -> dict[str, list[str]]:
     """Every artefact's findings' verdicts on a study (run or read back): what must not depend on the
     thread count a run used."""
     run = run_study(study_params, results_dir)
-    out = {}
-    for artefact, panel in PANELS.items():
-        fig, _, findings = panel(run)
-        plt.close(fig)
-        out[artefact] = [f.verdict for f in findings]
-    return out
+    return {artefact: [f.verdict for f in panel_findings(run, artefact)] for artefact in PANELS}

@@ -43,7 +43,7 @@ TRAJECTORY_METHODS = ("FT", "SFT", "JM", "LP-FT", "ST-1", "JST-1")  # `geometry_
 BATCHNORM_READINGS = ("code", "interpolated", "recomputed")  # `interpolation_paths.STATE_READINGS`
 PROJECTION_READINGS = ("code", "length")
 ENTIRE_READINGS = ("layer_mean", "concatenated")
-ARTEFACTS = ("figure01", "figure09", "figure10", "figure11", "figure12", "figure13", "figure14", "figure15",
+ARTEFACTS = ("claims", "figure01", "figure09", "figure10", "figure11", "figure12", "figure13", "figure14", "figure15",
              "figure16", "figure17")
 FRAME_COLUMNS = ("sequence", "architecture", "seed", "analysis", "method", "step", "alpha", "accuracy",
                  "batchnorm", "lambda_adj", "layer", "x", "y")
@@ -279,7 +279,8 @@ def regularisation_findings(frame: pd.DataFrame) -> Findings:
          "the validation accuracy is higher at intermediate levels of adjacent regularization"),
     ]
     return Findings([Finding(quantity, float(values.mean()), mean_interval(values.to_numpy(float)), claim, direction,
-                             threshold) for quantity, values, direction, threshold, claim in parts])
+                             threshold, claim_id="adjacent-reg-helps")
+                     for quantity, values, direction, threshold, claim in parts])
 
 
 TRAJECTORY_KEYS = ["method", "step", "layer"]
@@ -308,8 +309,12 @@ def projection_findings(frame: pd.DataFrame) -> Findings:
         change = by_step[by_step.columns.max()] - by_step[by_step.columns.min()]
         findings.append(Finding(f"{method}: distance to the oracle after − before {words} (entire model)",
                                 float(change.mean()), mean_interval(change.to_numpy(float)),
-                                f"the trajectory of ERM followed by {words} heads towards the oracle", "<", 0.0))
+                                f"the trajectory of ERM followed by {words} heads towards the oracle", "<", 0.0,
+                                claim_id="weight-projection-collapse"))
     return Findings(findings)
+
+
+SVCCA_CLAIM = "svcca-progression"  # the ledger claim Fig. 17's findings bear on
 
 
 def svcca_findings(frame: pd.DataFrame) -> Findings:
@@ -325,9 +330,10 @@ def svcca_findings(frame: pd.DataFrame) -> Findings:
         near = (by_step[(method, steps[-1])] - baseline).abs()
         findings += [Finding(f"{method}: SVCCA(.9) at step {steps[-1]} − at step {steps[0]}", float(progress.mean()),
                              mean_interval(progress.to_numpy(float)),
-                             "the trajectories do show some progression towards the oracle at (1, 1)", ">", 0.0),
+                             "the trajectories do show some progression towards the oracle at (1, 1)", ">", 0.0,
+                             claim_id=SVCCA_CLAIM),
                      Finding(f"{method}: |SVCCA(.9) at step {steps[-1]} − baseline's|", float(near.mean()),
                              mean_interval(near.to_numpy(float)),
                              "many of them end up near the coordinate for performing ERM only on the limited final "
-                             "data", "<", 0.05)]
+                             "data", "<", 0.05, claim_id=SVCCA_CLAIM)]
     return Findings(findings)

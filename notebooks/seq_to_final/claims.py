@@ -16,12 +16,14 @@
 # - Every cell is one run (one seed). Each claim's reading says where the difference it relies on is
 #   smaller than the spread across architectures (the Std dev rows of Tables 8-14).
 # - Claims about figures (interpolation paths, Fig. 9, weight projections, SVCCA) are `not_checkable`:
-#   the text prints none of their numbers; our run draws them.
+#   the text prints none of their numbers; our run draws them, and the findings of Figs. 9, 16 and 17 judge
+#   three of them on our run (section 4).
 
 # %% tags=["parameters"]
 output_dir: str = "figures/seq_to_final"
 results_dir: str = "results"
 study_params: str = "params/mini/seq_to_final/study.yaml"
+geometry_params: str = "params/mini/seq_to_final/geometry.yaml"
 
 # %%
 import matplotlib.pyplot as plt
@@ -44,6 +46,7 @@ pd.set_option("display.max_rows", 100)
 
 # %%
 frame = paper_ledger("seq_to_final", our_run("seq_to_final", {"study_params": study_params,
+                                                               "geometry_params": geometry_params,
                                                                "results_dir": results_dir}))
 fig = draw_ledger(frame)
 written = save_figure(fig, frame, output_dir, "claims")
@@ -91,7 +94,7 @@ print(format_ledger(frame))
 # the paper's they stand in for (at `mini`: digits for CIFAR-10, a face stand-in for Portraits). Each seed is a
 # replicate, and a verdict of ours stands only when so many seeds reach it that a fair coin would rarely do as
 # well (a one-sided sign test at 5 %: every seed of at least five). Our three seeds agreeing is what a coin does
-# one time in eight, so every verdict of ours here is `not_distinguishable` at best; the evidence gives how many
+# one time in eight, so every verdict of ours on these tables is `not_distinguishable` at best; the evidence gives how many
 # seeds agree. The table notebooks judge their findings by t-intervals over (architecture, seed) units instead.
 #
 # Not checkable on ours: the shift metrics (Tables 5-6) and Table 15's frozen joint rows (not run); rows our
@@ -99,6 +102,10 @@ print(format_ledger(frame))
 # runs fewer than its three learning-rate schedules (at `mini`: the constant rate only), since the paper's SFT
 # is their best: claims about SFT are then not checkable, and claims over method classes are judged without
 # it. The claims' thresholds (.02, "many" = 3 of 16) are the paper's, applied to our means over seeds.
+#
+# Three claims about figures (`adjacent-reg-helps`, `weight-projection-collapse`, `svcca-progression`) are judged
+# instead by the findings the notebooks of Figs. 9, 16 and 17 draw from our analysis runs (`geometry_params`):
+# their overall verdict, each finding judged by its own t-interval over the seeds.
 
 # %%
 ours = frame[frame["ours_verdict"] != "not_checkable"]

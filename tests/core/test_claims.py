@@ -1,6 +1,7 @@
 """Claims as data: the shared predicates on hand-built frames, the quantifier rules, the strict claims-file
 validation, and the ledger's column contract."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -11,12 +12,14 @@ from lib.claims import (
     VERDICTS,
     Claim,
     ClaimsFileError,
+    OurRun,
     Verdict,
     assess_ours,
     bootstrap_run,
     bound,
     compare,
     correlation,
+    findings_of,
     format_ledger,
     judge,
     ledger,
@@ -27,6 +30,7 @@ from lib.claims import (
     seed_run,
     similar,
 )
+from lib.findings import Finding, Interval
 
 
 def _frame(rows: list[tuple[str, str, float]]) -> pd.DataFrame:
@@ -276,14 +280,57 @@ def test_ours_judges_a_claim_the_paper_cannot():
 
 
 @pytest.mark.parametrize("entry, message", [
-    ({**GOOD, "ours": OURS_JUDGEMENT}, "`ours` is for a not_checkable or bespoke claim"),
+    ({**GOOD, "ours": OURS_JUDGEMENT}, "`ours` judgements are for a not_checkable or bespoke claim"),
+    ({**GOOD, "ours": {"findings": ["figure99"]}}, "unknown findings producer(s) ['figure99']; valid: "
+                                                   "lib.<paper>.claims.OUR_FINDINGS (figure04)"),
+    ({**GOOD, "ours": {"findings": ["figure04"], "table": "t"}}, "takes one key"),
+    ({**GOOD, "ours": {"findings": []}}, "takes one key"),
     ({**OURS, "predicate": "not_checkable", "reason": "r", "ours": {**OURS_JUDGEMENT, "table": "u"}},
      "unknown table 'u'"),
     ({**OURS, "predicate": "not_checkable", "reason": "r", "ours": "compare"}, "one judgement (a mapping)"),
 ])
 def test_ours_key_validation(entry, message):
-    with pytest.raises(ClaimsFileError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        parse_claims("imagenet_rib", [entry], PATH, set(TABLES), {"table03"}, {}, {"ours_only"})
+    with pytest.raises(ClaimsFileError) as error:
+        parse_claims("imagenet_rib", [entry], PATH, set(TABLES), {"table03"}, {}, {"ours_only"}, {"figure04"})
+    assert message in str(error.value)
+
+
+# --- `ours: {findings: ...}`: a claim judged on our run by the findings a figure's notebook draws --------
+def _finding(claim_id: str, low: float, high: float) -> Finding:
+    return Finding("LP - FT", (low + high) / 2, Interval(low, high, "95% t-interval over 3 seeds"), "LP beats FT",
+                   claim_id=claim_id)
+
+
+def _by_findings(produced: dict[str, list[Finding]]) -> tuple[Claim, OurRun, list[str]]:
+    """A claim judged by the findings of figure04 and figure05, on a run producing `produced` (and the
+    names the producer was asked for)."""
+    asked = []
+    (claim,) = parse_claims("imagenet_rib", [{**GOOD, "ours": {"findings": ["figure04", "figure05"]}}], PATH,
+                            set(TABLES), {"table03"}, {}, set(), {"figure04", "figure05"})
+    run = replace(seed_run({"t": _agreeing(5)}, "mini"),
+                  findings=findings_of(lambda name: asked.append(name) or produced.get(name, [])))
+    return claim, run, asked
+
+
+def test_ours_by_findings_takes_their_overall_verdict():
+    claim, run, asked = _by_findings({"figure04": [_finding("c1", 0.1, 0.3), _finding("other", -1, -0.5)],
+                                      "figure05": [_finding("c1", -0.2, 0.4)]})
+    assert claim.ours_findings == ("figure04", "figure05") and claim.assess(TABLES.__getitem__).verdict == \
+        "partly_supported"  # the printed numbers are judged as before
+    verdict = assess_ours(claim, run)
+    assert verdict.verdict == "partly_supported"  # one part supported, one not distinguishable
+    assert verdict.evidence.startswith("mini: by our run's findings (figure04, figure05; each judged by its own "
+                                       "interval): partly supported (1 supported, 1 not distinguishable of 2 part(s))")
+    assert "LP - FT = 0.2 [0.1, 0.3]" in verdict.evidence and "-0.75" not in verdict.evidence  # not the other claim's
+    assess_ours(claim, run)
+    assert asked == ["figure04", "figure05"]  # each producer's findings computed once
+
+
+def test_ours_by_findings_not_checkable_without_a_finding_on_the_claim():
+    claim, run, _ = _by_findings({"figure04": [_finding("other", 0.1, 0.3)]})
+    verdict = assess_ours(claim, run)
+    assert verdict.verdict == "not_checkable" and "no finding of figure04, figure05 bears on this claim" in verdict.evidence
+    assert assess_ours(claim, seed_run({"t": _agreeing(5)}, "mini")).verdict == "not_checkable"  # a run without findings
 
 
 def test_bootstrap_run_estimate_and_resamples_within_strata():
