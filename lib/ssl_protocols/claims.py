@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from .. import published
-from ..claims import Claim, OurRun, Tables, Verdict, cached_tables, holds, load_claims, unverifiable
+from ..claims import Claim, OurRun, Tables, Verdict, cached_tables, findings_of, holds, load_claims, unverifiable
 from ..claims import claims_for as _claims_for
 from ..claims import format_ledger  # noqa: F401  (re-exported: the figure notebooks import it from here)
 from ..metrics.correlation import spearman_confidence_interval
@@ -138,14 +138,19 @@ def _our_tables(columns: Columns, groups: dict[str, tuple[str, ...]], in_domain:
     return our_table
 
 
+OUR_FINDINGS = ("figure02", "figure_s4", "figure04", "figure05", "figure06", "table_s2")
+"""The artefacts whose findings on our study (top-1) judge a claim of the ledger (`ours: {findings: [...]}`)."""
+
+
 def our_run(params: Mapping[str, Any]) -> OurRun:
     """The tier's study (`study_params`, `results_dir`; run or read back) as the claims file's
     ID-vs-OOD correlation tables: group `all` (every out-of-domain dataset) and each of our shift
     groups (style, granularity, categorical: not the paper's Coarse/Fine/Category, so claims naming
     those select nothing of ours). The study has one seed; the replicates are bootstrap resamples of
-    its models, the unit the correlations are taken over."""
+    its models, the unit the correlations are taken over. Its findings are those of the panels of
+    `OUR_FINDINGS` on top-1 accuracy."""
     from ..params import tier_of
-    from .ours import run_study
+    from .ours import panel_findings, run_study
     from .ours import shift_groups as our_shift_groups
 
     settings, frame = run_study(params["study_params"], params["results_dir"])
@@ -159,7 +164,8 @@ def our_run(params: Mapping[str, Any]) -> OurRun:
     resamples = [rng.integers(0, n_models, n_models) for _ in range(OUR_RESAMPLES)]
     replicates = tuple(_our_tables({k: v[rows] for k, v in columns.items()}, groups, in_domain) for rows in resamples)
     kind = f"bootstrap resamples of the {n_models} models (seed 0)"
-    return OurRun(_our_tables(columns, groups, in_domain), replicates, kind, tier_of(params["study_params"]))
+    return OurRun(_our_tables(columns, groups, in_domain), replicates, kind, tier_of(params["study_params"]),
+                  findings_of(lambda artefact: panel_findings(artefact, settings, frame)))
 
 
 def _short(how: OodReading) -> str:

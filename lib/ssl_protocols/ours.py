@@ -286,10 +286,11 @@ def in_domain_panel(settings: StudySettings, frame: pd.DataFrame, metric: str) -
     findings = [
         Finding("ρ(kNN^N, LP^BN)", rho, Interval(min(low, rho), max(high, rho), f"95% Fisher-z interval, {n} models"),
                 "linear and kNN probing correlate almost perfectly when features are normalised (read: ρ > 0.9)",
-                ">", 0.9, "r = 0.99"),
+                ">", 0.9, "r = 0.99", "knn-lp-normalised"),
         Finding("FT's mean correlation − lowest mean of the other ID protocols",
                 ft_weakest(scores.to_numpy()), bootstrap_interval(scores.to_numpy(), ft_weakest),
-                "fine-tuning has the weakest average correlation", "<", 0.0, "FT 0.79; LP 0.90, FT-10% 0.91"),
+                "fine-tuning has the weakest average correlation", "<", 0.0, "FT 0.79; LP 0.90, FT-10% 0.91",
+                "id-protocols-correlate"),
     ]
     paper, ours = _id_and_ood_pair(settings, frame, metric, PAPER_READING.column_map, NORMALISED_OOD)
     return Pair(paper, ours, f"spearman rho of {metric}", f"ImageNet, Table S.2, {PAPER_MODEL_COUNT} models",
@@ -331,6 +332,10 @@ def _id_and_ood_pair(settings: StudySettings, frame: pd.DataFrame, metric: str, 
     return paper, ours
 
 
+GROUP_CLAIMS = {"granularity": "probing-robust-to-granularity"}  # the ledger claim a group's Fig. 3 finding bears on
+SCATTER_CLAIMS = {"": "probing-more-linear"}  # and the one Fig. 6's (every group) bears on
+
+
 def id_vs_ood_panel(settings: StudySettings, frame: pd.DataFrame, metric: str, group: str = "") -> Pair:
     """Fig. 3 (S.2: top-5; S.4: one group): ID-vs-OOD rank correlations per shift group; do the ID
     probing protocols predict OOD accuracy better than ID fine-tuning? (S.4's paper cells, iNaturalist,
@@ -347,7 +352,7 @@ def id_vs_ood_panel(settings: StudySettings, frame: pd.DataFrame, metric: str, g
     rows = scores.to_numpy()
     findings = [Finding("mean ρ(ID kNN/LP, OOD) − mean ρ(ID FT, OOD)", statistic(rows), bootstrap_interval(rows, statistic),
                         "the ID probing protocols predict the ranking on OOD data better than ID fine-tuning", ">", 0.0,
-                        "categorical kNN 0.96, LP 0.95 vs FT 0.62")]
+                        "categorical kNN 0.96, LP 0.95 vs FT 0.62", GROUP_CLAIMS.get(group, ""))]
     ours = _group_correlations(long, settings.in_domain, "group", "ood protocol", "id protocol")
     if group:
         paper = _group_correlations(figure_s4_cells(), IN_DOMAIN, "target", "ood_protocol", "id_protocol")
@@ -450,6 +455,9 @@ def _figure04_bars(steps: Mapping[tuple[str, str, str], float], ylabel: str) -> 
     return draw
 
 
+BN_CLAIM = "bn-helps-short-fine-tuning"  # the ledger claim Fig. 4's findings bear on
+
+
 def normalisation_panel(settings: StudySettings, frame: pd.DataFrame, metric: str) -> Pair:
     """Fig. 4: fine-tuning accuracy without and with a batch-norm head for two models, per dataset and
     protocol, ordered by optimizer steps (ours: the head is run for FT-10 % and FT-1 % in domain only);
@@ -460,13 +468,13 @@ def normalisation_panel(settings: StudySettings, frame: pd.DataFrame, metric: st
     per_model = few_shot.pivot(index="model", columns="protocol", values="gain")
     claim = "fine-tuning with few optimizer steps gains accuracy from a batch-norm head"
     findings = [Finding(f"mean gain of the batch-norm head in {p}, over our models (points)", per_model[p].mean(),
-                        mean_interval(per_model[p], "models"), claim, ">", 0.0, printed)
+                        mean_interval(per_model[p], "models"), claim, ">", 0.0, printed, BN_CLAIM)
                 for p, printed in (("FT-1%", "+11.3 on average, 26 of 26 models gain > 2 (Table S.2)"),
                                    ("FT-10%", "+1.9 on average, 8 of 26 models gain > 2 (Table S.2)"))]
     fewer = per_model["FT-1%"] - per_model["FT-10%"]
     findings.append(Finding("gain in FT-1 % − gain in FT-10 %, per model (points)", fewer.mean(),
                             mean_interval(fewer, "models"), "the fewer the optimizer steps, the larger the gain",
-                            ">", 0.0, "+11.3 at 1,530 steps vs +1.9 at 15,030 (ImageNet, 26 models)"))
+                            ">", 0.0, "+11.3 at 1,530 steps vs +1.9 at 15,030 (ImageNet, 26 models)", BN_CLAIM))
     models = _figure04_models(data)
     steps = _fine_tuning_steps(settings)
     paper = figure04_frame(metric)
@@ -491,7 +499,7 @@ def lp_vs_ft_panel(settings: StudySettings, frame: pd.DataFrame, metric: str) ->
             f"needs two models of each kind, the zoo has {vit.sum()} ViT and {(~vit).sum()} other")
     findings = [Finding("mean FT − LP gap, ViT minus other backbones (points)", estimate, interval,
                         "ViT backbones have a larger fine-tuning gain over linear probing than other backbones",
-                        ">", 0.0, "every ViT above the regression line")]
+                        ">", 0.0, "every ViT above the regression line", "vit-above-regression")]
     paper, _ = paper_lp_vs_ft(published_accuracies(metric), "LP_BN")
     rows = [t.melt(id_vars=["model"], value_vars=["LP", "FT"], var_name="method") for t in (paper, table)]
     draw = _scatter(["source", "model"], lambda f: f["method"] == "LP", _model_styles(paper, table),
@@ -534,7 +542,7 @@ def id_ood_scatter_panel(settings: StudySettings, frame: pd.DataFrame, metric: s
     findings = [Finding(f"mean ρ(ID, OOD) of kNN and LP − that of FT, over datasets ({metric})", statistic(rows),
                         bootstrap_interval(rows, statistic),
                         "kNN and linear probing relate ID and OOD accuracy more closely than fine-tuning", ">", 0.0,
-                        "on Pascal VOC, Caltech-256 and CUB")]
+                        "on Pascal VOC, Caltech-256 and CUB", SCATTER_CLAIMS.get(group, ""))]
     paper_points, paper_title, paper_rows = PAPER_SCATTER_POINTS[group]()
     styles = _model_styles(paper_points, frame)
     draw = _scatter_grid(settings.in_domain, {"paper": paper_rows, "ours": wanted}, styles,
@@ -635,7 +643,7 @@ def accuracy_table_panel(settings: StudySettings, frame: pd.DataFrame, metric: s
                         (per_model[normalised] - per_model[plain]).mean(),
                         mean_interval(per_model[normalised] - per_model[plain], "models"),
                         "embedding normalisation can significantly increase probing accuracy", ">", 0.0,
-                        "strong for unscaled embeddings (SimSiam, MaskFeat), none for DINO")
+                        "strong for unscaled embeddings (SimSiam, MaskFeat), none for DINO", "normalisation-can-help")
                 for plain, normalised in (("kNN", "kNN_N"), ("LP", "LP_BN"))]
     return Pair(_accuracies(published_accuracies(metric)), _accuracies(data), metric,
                 f"Table S.{2 if metric == 'top1' else 3}, {PAPER_MODEL_COUNT} models, blank = not printed",
@@ -660,14 +668,23 @@ PANELS: dict[str, tuple[Callable[..., Pair], dict[str, Any]]] = {
 }
 
 
+def _pair(artefact: str, settings: StudySettings, frame: pd.DataFrame, metric: str) -> Pair:
+    if artefact not in PANELS:
+        raise KeyError(f"no our-run panel for {artefact!r}; panels exist for {sorted(PANELS)}")
+    build, options = PANELS[artefact]
+    return build(settings, frame, **({"metric": metric} | options))
+
+
+def panel_findings(artefact: str, settings: StudySettings, frame: pd.DataFrame, metric: str = "top1") -> Findings:
+    """The findings of the artefact's analysis on our study, without drawing it."""
+    return _pair(artefact, settings, frame, metric).findings
+
+
 def our_panel(artefact: str, settings: StudySettings, frame: pd.DataFrame, metric: str = "top1") -> Panel:
     """The artefact's analysis on our study beside the paper's: `(data, figure, findings)`, where data
     is the combined tidy frame (`lib.results`, `source` paper/ours), the figure draws both with one
     function, and each finding on our run is judged by its interval."""
-    if artefact not in PANELS:
-        raise KeyError(f"no our-run panel for {artefact!r}; panels exist for {sorted(PANELS)}")
-    build, options = PANELS[artefact]
-    pair = build(settings, frame, **({"metric": metric} | options))
+    pair = _pair(artefact, settings, frame, metric)
     tier = frame["tier"].iloc[0]
     data = paper_and_ours(pair.paper, pair.ours, paper=PAPER, artefact=artefact, tier=tier, metric=pair.metric)
     titles = (f"paper: {pair.paper_title}", f"ours ({tier}, {frame['model'].nunique()} models): {pair.ours_title}")

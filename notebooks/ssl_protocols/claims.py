@@ -92,6 +92,9 @@ print(format_ledger(frame))
 # nothing of ours). The study has one seed; its replicates are bootstrap resamples of its models, the
 # unit the correlations run over, and a verdict of ours stands only when at least 95 % of them reach
 # it (`not_distinguishable` otherwise). Bespoke assessors read the paper's tables and are not applied.
+# Seven claims are judged instead by the findings the notebooks of Figs. 2, 4, 5, 6, S.4 and Table S.2 draw
+# from the same study on top-1 accuracy (`ours: {findings: ...}` in the claims file): their overall verdict,
+# each finding judged by its own interval (bootstrap or t-interval over the models, Fisher z, Welch).
 
 # %%
 ours = frame[frame["ours_verdict"] != "not_checkable"]
