@@ -106,7 +106,8 @@ def findings(setups: dict[str, tuple[str, str]] | None = None, seed: int = 0, re
 def fitted_lines(frame: pd.DataFrame, groups: dict[str, pd.Series], axis: str = "linear", seed: int = 0,
                  resamples: int = 500, level: float = 0.95) -> pd.DataFrame:
     """For each named group of rows: its line over its common-accuracy range with a bootstrap band
-    (columns `line, x, fit, low, high`), for `lib.plotting.scatter_with_fit`."""
+    (columns `line, x, fit, low, high`), for `lib.plotting.scatter_with_fit`; an accuracy lies in
+    [0, 100] %, so the line stops where its fit leaves that range and the band is clipped to it."""
     rng = np.random.default_rng(seed)
     out = []
     for name, mask in groups.items():
@@ -118,7 +119,9 @@ def fitted_lines(frame: pd.DataFrame, groups: dict[str, pd.Series], axis: str = 
             if np.ptp(sample[:, 0]) > 0:
                 draws.append(predict(sample, xs, axis))
         low, high = np.percentile(np.array(draws), [50 * (1 - level), 50 * (1 + level)], axis=0)
-        out.append(pd.DataFrame({"line": name, "x": xs, "fit": predict(data, xs, axis), "low": low, "high": high}))
+        line = pd.DataFrame({"line": name, "x": xs, "fit": predict(data, xs, axis), "low": low, "high": high})
+        inside = line["fit"].between(0.0, 100.0)
+        out.append(line[inside].assign(low=line["low"].clip(0.0, 100.0), high=line["high"].clip(0.0, 100.0)))
     return pd.concat(out, ignore_index=True)
 
 

@@ -217,7 +217,7 @@ def _draw_grid(axes: np.ndarray, points: pd.DataFrame, statistics: pd.DataFrame,
             part = points[(points["dataset"] == dataset) & (points["metric"] == metric) & (points["protocol"] == protocol)]
             for (fam, backbone), sub in part.groupby(["family", "backbone"], sort=True):
                 ax.scatter(sub["id"], sub["ood"], c=FAMILY_COLOURS[fam], marker=backbone_marker(backbone), s=14,
-                           edgecolor="white", linewidth=0.3)
+                           edgecolor="white", linewidth=0.3, clip_on=False)  # a point at 0 or 100 % drawn whole
             if len(part):
                 low = min(part["id"].min(), part["ood"].min()) if limits is None else limits[0]
                 high = max(part["id"].max(), part["ood"].max()) if limits is None else limits[1]
@@ -242,9 +242,11 @@ def _draw_grid(axes: np.ndarray, points: pd.DataFrame, statistics: pd.DataFrame,
 def _family_legend(fig, points: pd.DataFrame, **options) -> None:
     import matplotlib.pyplot as plt
 
-    present = sorted(set(zip(points["family"], points["backbone"])))
-    handles = [plt.Line2D([], [], ls="", marker=backbone_marker(b), color=FAMILY_COLOURS[f], label=f"{f}, {b}")
-               for f, b in present]
+    styles: dict[tuple[str, str], list[str]] = {}  # one entry per drawn style: the backbones it stands for
+    for f, b in sorted(set(zip(points["family"], points["backbone"]))):
+        styles.setdefault((f, backbone_marker(b)), []).append(b)
+    handles = [plt.Line2D([], [], ls="", marker=marker, color=FAMILY_COLOURS[f], label=f"{f}, {' / '.join(bs)}")
+               for (f, marker), bs in styles.items()]
     fig.legend(handles=handles, ncol=min(len(handles), 6), fontsize=7, **options)
 
 
@@ -316,7 +318,7 @@ def paper_and_ours_scatter(points: pd.DataFrame, *, xlabel: str, ylabel: str,
             ax.plot(xs, fit.predict(xs), "-", color="black", lw=1.1, label="linear fit")
         for (fam, backbone), sub in part.groupby(["family", "backbone"], sort=True):
             ax.scatter(sub["x"], sub["y"], s=22, c=FAMILY_COLOURS[fam], marker=backbone_marker(backbone),
-                       edgecolor="white", linewidth=0.4, label=f"{fam}, {backbone}", zorder=3)
+                       edgecolor="white", linewidth=0.4, label=f"{fam}, {backbone}", zorder=3, clip_on=False)
         ax.set(xlim=(0, 100), ylim=(0, 100), xlabel=xlabel, title=title)
         ax.title.set_fontsize(9)
         ax.legend(fontsize=6, loc="upper left")
