@@ -47,8 +47,6 @@ bars.round(2)
 
 # %% [markdown]
 # ## 2. What the bars rest on
-# - **Before.** Table 17's ViT-B/32 rows do not include IN-1K + AugReg, so that model's bars cannot be
-#   drawn.
 # - **Table 1 vs Table 17.** Table 1 repeats Table 17's ViT-B/16 rows but prints different ObjectNet
 #   accuracies for four of five models; the RIs (hence the mRIs) reproduce Table 17's, which is what
 #   the blue bars use.

@@ -15,6 +15,12 @@
 # exact for Eq. 1 when every dataset of D is used once for fine-tuning. So the blue bar is the mean of
 # the model's Table 17 row over D, and the red bar adds the Table 3 mRI. The bars themselves are not
 # printed.
+#
+# **The caption contradicts itself.** Its next sentence reads "The red bar is calculated directly by
+# evaluating pretrained models on OOD datasets while the blue bar is calculated by adding mRI", the colours
+# swapped against its first sentence ("before (blue) and after (red)"), against Fig. 4's caption (red:
+# fine-tuned, blue: pretrained) and against "the difference between red and blue bars is mRI". We read the
+# first sentence: blue before, red after.
 
 # %% tags=["parameters"]
 output_dir: str = "figures/imagenet_rib"
