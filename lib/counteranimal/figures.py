@@ -65,8 +65,10 @@ def audit_rows(*artefacts: str) -> pd.DataFrame:
 
 
 def _table_data(artefact: str) -> pd.DataFrame:
+    """The table's rows labelled as printed: model, checkpoint, and `*` for high-quality pre-training data."""
     frame = model_table(artefact)
-    label = frame["model"] + frame["checkpoint"].map(lambda c: f" {c}" if c else "")
+    label = (frame["model"] + frame["checkpoint"].map(lambda c: f" {c}" if c else "")
+             + frame["high_quality"].map({True: " *", False: ""}))
     return frame.assign(row=label)
 
 
@@ -85,7 +87,9 @@ def draw_model_table(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
             title="accuracy (%)")
     heatmap(axes[1], values[["drop"]], annot=text[["drop"]], cmap="Reds", vmin=0, title="drop (points)")
     axes[1].set_yticks([])
-    fig.tight_layout()
+    if data["high_quality"].any():
+        fig.text(0.01, 0.005, "* pre-trained on high-quality data (the paper's *)", fontsize=7, va="bottom")
+    fig.tight_layout(rect=(0, 0.02 if data["high_quality"].any() else 0, 1, 1))
     return fig, data.drop(columns=["row"])
 
 
