@@ -396,6 +396,33 @@ def half_split_regression(pairs: pd.DataFrame) -> tuple[float, float]:
     return line, float(np.mean((test["ACC_p"] - train["ACC_p"].mean()) ** 2))
 
 
+def _line(pairs: pd.DataFrame) -> tuple[float, float]:
+    """Least-squares (slope, intercept) of ACC_p on R_dr over the pairs (flat at their mean if R_dr is constant)."""
+    if pairs["R_dr"].nunique() > 1:
+        slope, intercept = np.polyfit(pairs["R_dr"], pairs["ACC_p"], 1)
+        return float(slope), float(intercept)
+    return 0.0, float(pairs["ACC_p"].mean())
+
+
+def perturbation_slopes(run: OurRun, artefact: str) -> pd.DataFrame:
+    """Per head and perturbation of Fig. 5 or 6: the slope of ACC_p (%) on R_dr over the images (the lines
+    drawn), with the R_dr range it spans: does ACC_p fall with R_dr within each perturbation, not only across?"""
+    dataset = run.dataset(artefact)
+    rows = []
+    for head in (h for h in HEADS if h in set(run.predictions["head"])):
+        for name, group in accuracy_radius_pairs(run, dataset, head).groupby("perturbation", sort=False):
+            rows.append({"head": head, "perturbation": name, "slope (ACC_p % per unit R_dr)": _line(group)[0],
+                         "R_dr low": group["R_dr"].min(), "R_dr high": group["R_dr"].max()})
+    return pd.DataFrame(rows)
+
+
+def slope_summary(slopes: pd.DataFrame) -> str:
+    """How many of `perturbation_slopes`' lines fall, naming those that do not."""
+    rising = slopes[slopes["slope (ACC_p % per unit R_dr)"] >= 0]
+    names = ", ".join(f"{r.head.split()[0]}: {r.perturbation}" for r in rising.itertuples()) or "none"
+    return f"{len(slopes) - len(rising)} of {len(slopes)} per-perturbation lines fall with R_dr; flat or rising: {names}"
+
+
 def accuracy_vs_radius(run: OurRun, artefact: str) -> tuple[plt.Figure, pd.DataFrame, Findings]:
     """Fig. 5 or 6 from our run: per head, ACC_p against R_dr per perturbation (bins of images and
     each perturbation's least-squares line over its images, drawn across its bins); findings on the
@@ -409,7 +436,7 @@ def accuracy_vs_radius(run: OurRun, artefact: str) -> tuple[plt.Figure, pd.DataF
         points = binned(pairs)
         lines = []
         for name, group in pairs.groupby("perturbation", sort=False):
-            slope, intercept = np.polyfit(group["R_dr"], group["ACC_p"], 1) if group["R_dr"].nunique() > 1 else (0.0, group["ACC_p"].mean())
+            slope, intercept = _line(group)
             span = points.loc[points["perturbation"] == name, "R_dr"]  # drawn over the bins' range
             x = np.linspace(span.min(), span.max(), 20)
             lines.append(pd.DataFrame({"line": name, "x": x, "fit": slope * x + intercept, "low": np.nan, "high": np.nan}))

@@ -22,7 +22,7 @@ import pandas as pd
 
 from lib.claims import ledger
 from lib.fm_perturbations.claims import claims_for, format_ledger
-from lib.fm_perturbations.ours import accuracy_vs_radius, run_study
+from lib.fm_perturbations.ours import accuracy_vs_radius, perturbation_slopes, run_study, slope_summary
 from lib.plotting import save_figure, set_style
 
 set_style()
@@ -67,5 +67,11 @@ print(format_ledger(ledger(claims_for("figure05"))))
 # ## 4. What a toy can and cannot test
 # - With m = 4 values per perturbation, an image's ACC_p takes only five values (0, 25, 50, 75,
 #   100 %), so the per-image relation is coarse; the bins average it.
-# - A negative slope pooled over perturbations can come from differences between perturbations alone;
-#   the per-perturbation lines show whether it holds within each.
+# - The findings pool every perturbation, so a negative slope could come from differences between
+#   perturbations alone. Each perturbation's own line (those drawn, over its images) says whether ACC_p
+#   falls with R_dr within it too; a reading of the figure, without intervals:
+
+# %%
+slopes = perturbation_slopes(run, "figure05")
+print(slope_summary(slopes))
+slopes.round(2)

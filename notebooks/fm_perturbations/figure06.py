@@ -21,7 +21,7 @@ import pandas as pd
 
 from lib.claims import ledger
 from lib.fm_perturbations.claims import claims_for, format_ledger
-from lib.fm_perturbations.ours import accuracy_vs_radius, run_study
+from lib.fm_perturbations.ours import accuracy_vs_radius, perturbation_slopes, run_study, slope_summary
 from lib.plotting import save_figure, set_style
 
 set_style()
@@ -63,3 +63,11 @@ print(format_ledger(ledger(claims_for("figure06"))))
 # ## 4. What a toy can and cannot test
 # - The photo crops are few classes of crops of a handful of photos, far from Food101's 101 dishes;
 #   ACC_p per image takes m + 1 values, as in Figure 5.
+# - The findings pool every perturbation, so a negative slope could come from differences between
+#   perturbations alone. Each perturbation's own line (those drawn, over its images) says whether ACC_p
+#   falls with R_dr within it too; a reading of the figure, without intervals:
+
+# %%
+slopes = perturbation_slopes(run, "figure06")
+print(slope_summary(slopes))
+slopes.round(2)
