@@ -18,14 +18,16 @@ Besides the printed tables (`table01` …) the claims file may name these derive
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
-from ..claims import Claim, OurRun, Tables, Verdict, holds, load_claims, numbers, seed_run
+from ..claims import Claim, OurRun, Tables, Verdict, findings_of, holds, load_claims, numbers, seed_run
 from ..claims import claims_for as _claims_for
+from ..findings import Findings
 from .tables import (
     AVG_OOD,
     METHODS,
@@ -38,6 +40,9 @@ from .tables import (
     pretrained_baseline,
     select,
 )
+
+if TYPE_CHECKING:
+    from .benchmark import BenchmarkSettings
 
 PAPER = "imagenet_rib"
 MEAN_OVER_D = "mean over D"
@@ -270,22 +275,41 @@ OUR_TABLES: dict[str, tuple[str, str]] = {  # table -> (column of the RI/mRI tab
 }
 TABLE02_REGIMES = ("augmented", "rib_vit_b16_augreg_in1k")  # our stand-in for Table 2's one model
 
+OUR_FINDINGS = ("table03", "table18", "table19", "table30", "figure04", "table08", "table10", "table11", "figure12")
+"""The artefacts whose findings on our run judge a claim of the ledger (`ours: {findings: [...]}`): the main
+benchmark's (`ours.JUDGES`) and the appendix experiments' (`ours_experiments.EXPERIMENT_PANELS`)."""
+
+
+def _our_findings(artefact: str, benchmark: tuple[BenchmarkSettings, pd.DataFrame, pd.DataFrame],
+                  params: Mapping[str, Any]) -> Findings:
+    """The findings the notebook of `artefact` (of `OUR_FINDINGS`) prints: from the benchmark's `(settings,
+    accuracies, RI table)`, or from its experiments (`experiments_params`, read back from `results_dir`)."""
+    from .ours import judged
+    from .ours_experiments import experiment_findings, has_experiment_panel
+
+    if has_experiment_panel(artefact):
+        return experiment_findings(artefact, params["experiments_params"], params["results_dir"])
+    return judged(artefact, *benchmark)
+
 
 def our_run(params: Mapping[str, Any]) -> OurRun:
     """The tier's benchmark (`benchmark_params`, `results_dir`; run or read back) as the tables of
-    `OUR_TABLES` and Table 2's RI per fine-tuning set and mRI; each seed is a replicate."""
+    `OUR_TABLES` and Table 2's RI per fine-tuning set and mRI, each seed a replicate; and the findings of the
+    artefacts of `OUR_FINDINGS` (the appendix experiments' from `experiments_params`)."""
     from ..params import tier_of
     from .ours import run_benchmark
     from .pairs import MRI_COLUMN, per_seed, per_seed_ri
 
-    settings, acc, ri = run_benchmark(params["benchmark_params"], params["results_dir"])
+    benchmark = run_benchmark(params["benchmark_params"], params["results_dir"])
+    settings, acc, ri = benchmark
     frames = {name: per_seed(column, settings, acc, ri).assign(metric=metric)
               for name, (column, metric) in OUR_TABLES.items()}
     t02 = per_seed_ri(TABLE02_REGIMES, settings, acc, ri)
     is_mri = t02["train_dataset"] == MRI_COLUMN
     frames["table02"] = t02.assign(metric=np.where(is_mri, "mRI", "RI"),
                                    finetune_dataset=t02["train_dataset"].where(~is_mri, "")).drop(columns="train_dataset")
-    return seed_run(frames, tier_of(params["benchmark_params"]))
+    return replace(seed_run(frames, tier_of(params["benchmark_params"])),
+                   findings=findings_of(lambda artefact: _our_findings(artefact, benchmark, params)))
 
 
 def claims() -> tuple[Claim, ...]:

@@ -64,19 +64,25 @@ Panel = tuple[pd.DataFrame, "Figure", Findings]
 BEST = "MS:PRE-FT-EWC-LwF"
 ROBUST = ("EWC", "LwF", "WiSE-FT", BEST)  # Table 30's "continual learning methods and robust fine-tuning methods"
 FT_SET = "accuracy on the fine-tuning set"
+# Ledger claims (lib/published/imagenet_rib/claims.yaml) that Table 30's findings bear on (`Finding.claim_id`)
+CONTINUAL_ROBUST_IMPROVE = "continual-robust-improve-ood"
+LP_MIRRORS_FT = "lp-mirrors-ft"
 
 
 def per_seed_finding(frame: pd.DataFrame, regime: str, methods: Sequence[str], statistic: Callable[[pd.DataFrame], float],
-                     quantity: str, claim: str, direction: str, threshold: float, paper: str) -> Finding:
+                     quantity: str, claim: str, direction: str, threshold: float, paper: str,
+                     claim_id: str = "") -> Finding:
     """`statistic` of each seed's method-indexed rows of `frame` (columns regime, seed, method, ...) in
     `regime`, judged by the interval of its mean over seeds; not checkable where our run lacks one of
-    `methods` (the statistic reads them)."""
+    `methods` (the statistic reads them). `claim_id`: the ledger claim it bears on, if any."""
     part = frame[frame["regime"] == regime]
     missing = [m for m in methods if m not in set(part["method"])]
     if missing:
-        return Finding.undefined(quantity, f"our run has no {', '.join(missing)}", claim, direction, threshold, paper)
+        return Finding.undefined(quantity, f"our run has no {', '.join(missing)}", claim, direction, threshold, paper,
+                                 claim_id)
     values = [statistic(rows.set_index("method")) for _, rows in part.groupby("seed", sort=False)]
-    return Finding(quantity, float(np.mean(values)), mean_interval(values, "seeds"), claim, direction, threshold, paper)
+    return Finding(quantity, float(np.mean(values)), mean_interval(values, "seeds"), claim, direction, threshold, paper,
+                   claim_id)
 
 
 def _regimes(frame: pd.DataFrame) -> list[str]:
@@ -110,7 +116,8 @@ def mri_findings(table: pd.DataFrame) -> list[Finding]:
         findings.append(per_seed_finding(
             table, r, [BEST], margin, f"{r}: mRI of {BEST} − second-highest mRI of the other methods",
             f"{BEST} has the highest or second-highest mRI", ">", 0.0,
-            "highest or second-highest for every backbone pretrained on ImageNet-based data (Table 3)"))
+            "highest or second-highest for every backbone pretrained on ImageNet-based data (Table 3)",
+            "soup-top2-imagenet"))
         findings += [per_seed_finding(
             table, r, ["FT", m], steadier(m), f"{r}: |mRI of FT| − |mRI of {m}|",
             f"the robustness of {m} stays relatively unchanged, as it barely modifies the weights (read: |mRI| below FT's)",
@@ -125,7 +132,8 @@ def backward_findings(table: pd.DataFrame) -> list[Finding]:
 
     return [per_seed_finding(table, r, ["LwF"], lead, f"{r}: backward transfer of LwF − best of the other methods",
                              "LwF achieves the best backward transfer", ">", 0.0,
-                             "best in most models; linear probing beats it on OpenAI and LAION-2B")
+                             "best in most models; linear probing beats it on OpenAI and LAION-2B",
+                             "lwf-best-backward-transfer")
             for r in _regimes(table)]
 
 
@@ -140,7 +148,7 @@ def finetune_set_findings(table: pd.DataFrame) -> list[Finding]:
     return [per_seed_finding(table, r, list(methods), gap(methods),
                              f"{r}: mean {FT_SET} of {' and '.join(methods)} − mean of the other methods (points)",
                              f"{' and '.join(methods)} {text} on the fine-tuning sets", direction, 0.0,
-                             "FT and LP-FT highest, Visual Prompt and LoRA lowest (Table 19)")
+                             "FT and LP-FT highest, Visual Prompt and LoRA lowest (Table 19)", "table19-caption")
             for r in _regimes(table) for methods, (direction, text) in groups.items()]
 
 
@@ -169,17 +177,20 @@ def per_dataset_findings(acc: pd.DataFrame, suite: list[str]) -> list[Finding]:
                            "on most OOD datasets (read: more than half of the cells)")
         findings.append(Finding(quantity, float(np.mean(robust > 0)), bootstrap_interval(
             robust, lambda rows: float(np.mean(rows > 0)), unit="cells"), claim, ">", 0.5,
-            "generally improve on most OOD datasets (IN-1K + AugReg ViT-B/16)") if len(robust) else Finding.undefined(
-            quantity, f"our run has none of {', '.join(ROBUST)}", claim, ">", 0.5, "generally improve"))
+            "generally improve on most OOD datasets (IN-1K + AugReg ViT-B/16)", CONTINUAL_ROBUST_IMPROVE)
+            if len(robust) else Finding.undefined(quantity, f"our run has none of {', '.join(ROBUST)}", claim, ">", 0.5,
+                                                  "generally improve", CONTINUAL_ROBUST_IMPROVE))
         pairs = part.pivot_table(index=["finetune_dataset", "eval_dataset"], columns="method", values="change")
         quantity, claim = (f"{r}: mean |change| of Linear Probing − that of FT over the OOD cells (points)",
                            "linear probing shows the same pattern as FT with less magnitude (read: smaller |change|)")
         if {"FT", "Linear Probing"} <= set(pairs.columns):
             rows = pairs[["Linear Probing", "FT"]].abs().to_numpy()
             findings.append(Finding(quantity, float(np.mean(rows[:, 0] - rows[:, 1])), bootstrap_interval(
-                rows, lambda x: float(np.mean(x[:, 0] - x[:, 1])), unit="cells"), claim, "<", 0.0, "less magnitude"))
+                rows, lambda x: float(np.mean(x[:, 0] - x[:, 1])), unit="cells"), claim, "<", 0.0, "less magnitude",
+                LP_MIRRORS_FT))
         else:
-            findings.append(Finding.undefined(quantity, "our run lacks FT or Linear Probing", claim, "<", 0.0, "less magnitude"))
+            findings.append(Finding.undefined(quantity, "our run lacks FT or Linear Probing", claim, "<", 0.0,
+                                              "less magnitude", LP_MIRRORS_FT))
     return findings
 
 
@@ -198,11 +209,12 @@ def ood_change_findings(change: pd.DataFrame, methods: Sequence[str], who: str, 
             for r in _regimes(change)]
 
 
-def regime_contrast_findings(change: pd.DataFrame, who: str, paper: str) -> list[Finding]:
+def regime_contrast_findings(change: pd.DataFrame, who: str, paper: str, claim_id: str = "") -> list[Finding]:
     """Fig. 4 / 8's contrast of pretraining regimes: each later regime of `change` (ours: `augmented`, the richer
     pretraining) against the first (`clean`), per seed and averaged over the methods in `change`: whether it loses
     more average OOD accuracy to fine-tuning (its change minus the first's < 0), and whether it ends lower (its
-    accuracy after minus the first's < 0), each judged by its t-interval over seeds."""
+    accuracy after minus the first's < 0), each judged by its t-interval over seeds (`claim_id`: the ledger
+    claim they bear on, if any)."""
     regimes = _regimes(change)
     means = change.groupby(["regime", "seed"], sort=False)[["change", "after"]].mean()
     parts = (("change", "change of average OOD accuracy", "the richer pretraining loses more OOD accuracy to fine-tuning"),
@@ -212,21 +224,22 @@ def regime_contrast_findings(change: pd.DataFrame, who: str, paper: str) -> list
         for column, what, claim in parts:
             gap = (means.loc[regime, column] - means.loc[regimes[0], column]).dropna().to_numpy()
             out.append(Finding(f"{regime} − {regimes[0]}: {what}, {who} (points)", float(gap.mean()),
-                               mean_interval(gap, "seeds"), claim, "<", 0.0, paper))
+                               mean_interval(gap, "seeds"), claim, "<", 0.0, paper, claim_id))
     return out
 
 
 FIGURE04_PAPER = "severe loss for LAION-2B and OpenAI; IN-1K + AugReg gains (Fig. 4)"
 FIGURE08_PAPER = "severe loss for LAION-2B and OpenAI; IN-1K + AugReg gains (Fig. 8)"
+FIGURE04_CLAIM = "largest-pretraining-worst"  # the ledger claim of Fig. 4's contrast: loses more, ends lower
 
 
 def before_after_findings(settings: BenchmarkSettings, acc: pd.DataFrame, methods: Sequence[str], who: str,
-                          paper: str) -> list[Finding]:
+                          paper: str, contrast_claim: str = "") -> list[Finding]:
     """Fig. 4 (`methods` = FT) / Fig. 8 (every method): per regime, the change of average OOD accuracy; then the
-    richer pretraining regimes against the first (`regime_contrast_findings`)."""
+    richer pretraining regimes against the first (`regime_contrast_findings`, bearing on `contrast_claim`)."""
     change = ood_change(acc, settings.suite, methods)
     return (ood_change_findings(change, methods or list(dict.fromkeys(change["method"])), who, paper)
-            + regime_contrast_findings(change, who, paper))
+            + regime_contrast_findings(change, who, paper, contrast_claim))
 
 
 # The paper's claims about each artefact that `pairs.paired_panel` draws, judged on our run.
@@ -237,7 +250,8 @@ JUDGES: dict[str, Callable[[BenchmarkSettings, pd.DataFrame, pd.DataFrame], list
     "table18": lambda settings, acc, table: backward_findings(table),
     "table19": lambda settings, acc, table: finetune_set_findings(table),
     "table30": lambda settings, acc, table: per_dataset_findings(acc, settings.suite),
-    "figure04": lambda settings, acc, table: before_after_findings(settings, acc, ["FT"], "vanilla FT", FIGURE04_PAPER),
+    "figure04": lambda settings, acc, table: before_after_findings(settings, acc, ["FT"], "vanilla FT", FIGURE04_PAPER,
+                                                                   FIGURE04_CLAIM),
     "figure08": lambda settings, acc, table: before_after_findings(settings, acc, [], "fine-tuning (mean over the methods)",
                                                                    FIGURE08_PAPER),
 }

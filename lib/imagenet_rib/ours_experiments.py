@@ -4,7 +4,8 @@
 Tables 8, 10 and 11).
 `our_experiment_panel` runs (or reads back) the experiment and returns `(data, figure, findings)`: a
 `Findings` of the paper's claim about the artefact (`CLAIMS`), each part judged by its interval over
-seeds (undefined for a single seed) or said to be beyond our miniature. The panel functions
+seeds (undefined for a single seed) or said to be beyond our miniature; `experiment_findings` gives the
+findings alone (the claims ledger judges some of its claims on our run by them). The panel functions
 take `ExperimentRun`s, so they work on any accuracy frame of `run_experiment`'s layout.
 
 Where the paper prints the artefact's numbers, `EXPERIMENT_PAIRS` (a `pairs.Pair` per artefact: the
@@ -35,6 +36,7 @@ from ..findings import Finding, Findings
 from ..metrics.robustness import effective_robustness_improvement
 from ..store import RunContext
 from .benchmark import CLIP_REGIME, PRETRAINED, Benchmark, per_value, robustness_table
+from .claims import OUR_FINDINGS
 from .experiments import load_experiments, run_experiment
 from ..params import tier_of
 from ..plotting import heatmap
@@ -54,6 +56,7 @@ EXPERIMENT_PANELS = {
     "figure13": "learning_rate",
 }
 ALSO_READS: dict[str, tuple[str, ...]] = {a: ("main",) for a in ("table08", "table10", "table11")}  # compared with main
+FINDINGS_READ = {"claims": OUR_FINDINGS}  # the notebooks that read other artefacts' findings: the claims ledger's
 CLAIMS = {
     "table06": "after FT on the ImageNet-1K validation set, the IN-1K and IN-21K models' OOD accuracies move by a few "
                "points, while OpenAI and LAION-2B lose 15-33 points on every OOD dataset but IN-Cartoon (Table 6).",
@@ -137,13 +140,21 @@ def load_run(experiments_params: str, name: str, results_dir: str | Path) -> Exp
                          dict(settings.method_settings))
 
 
+def experiments_read(artefact: str) -> tuple[str, ...]:
+    """The experiments the notebook of `artefact` reads: its panel's (`EXPERIMENT_PANELS`, then `ALSO_READS`), then
+    those of the artefacts whose findings it reads (`FINDINGS_READ`)."""
+    own = (EXPERIMENT_PANELS[artefact], *ALSO_READS.get(artefact, ())) if has_experiment_panel(artefact) else ()
+    read = (name for other in FINDINGS_READ.get(artefact, ()) for name in experiments_read(other))
+    return tuple(dict.fromkeys([*own, *read]))
+
+
 def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
     """Compute the runs of the tier's benchmark (`main`, which the paired tables and the claims read)
-    and of every experiment the notebooks of `artefacts` draw (`experiments_params`, `results_dir`);
-    how many were computed by this process."""
+    and of every experiment the notebooks of `artefacts` read (`experiments_read`; `experiments_params`,
+    `results_dir`); how many were computed by this process."""
     path = params["experiments_params"]
     base, experiments = load_experiments(path)
-    names = ["main", *(n for a in artefacts if a in EXPERIMENT_PANELS for n in (EXPERIMENT_PANELS[a], *ALSO_READS.get(a, ())))]
+    names = ["main", *(name for a in artefacts for name in experiments_read(a))]
     computed = 0
     for name in dict.fromkeys(names):
         experiment = experiments[name]
@@ -158,11 +169,27 @@ def our_experiment_panel(artefact: str, experiments_params: str, results_dir: st
     """`(data, figure, findings)` of `artefact` from its experiment, the findings judged by their intervals;
     the figure and data are the paper-and-ours pair where the paper prints the numbers (`EXPERIMENT_PAIRS`),
     else our panel with the reason it stands alone (`NO_PAPER_PANEL`)."""
+    runs = panel_runs(artefact, experiments_params, results_dir)
+    return paired_experiment_panel(artefact, runs, tier_of(experiments_params))
+
+
+def panel_runs(artefact: str, experiments_params: str, results_dir: str | Path) -> list[ExperimentRun]:
+    """The runs `artefact`'s panel takes (`experiments_read`), run or read back."""
     if not has_experiment_panel(artefact):
         raise KeyError(f"no experiment panel for {artefact!r}; panels: {sorted(EXPERIMENT_PANELS)}")
-    names = (EXPERIMENT_PANELS[artefact], *ALSO_READS.get(artefact, ()))
-    runs = [load_run(experiments_params, name, results_dir) for name in names]
-    return paired_experiment_panel(artefact, runs, tier_of(experiments_params))
+    return [load_run(experiments_params, name, results_dir) for name in experiments_read(artefact)]
+
+
+def experiment_findings(artefact: str, experiments_params: str, results_dir: str | Path) -> Findings:
+    """The findings `show_experiment_panel` prints for `artefact` (its panel drawn and closed unseen); none where
+    the experiments file needs the paper's models (registry), as there."""
+    import matplotlib.pyplot as plt
+
+    if experiments_source(experiments_params) == "registry":
+        return Findings()
+    _, fig, findings = PANELS[artefact](*panel_runs(artefact, experiments_params, results_dir))
+    plt.close(fig)
+    return findings
 
 
 def paired_experiment_panel(artefact: str, runs: list[ExperimentRun], tier: str) -> Panel:
@@ -248,7 +275,7 @@ def clip_panel(clip: ExperimentRun, main: ExperimentRun):
             per_seed_finding(clip_table, r, ["FT", "FLYP"], lambda rows: float(rows.loc["FLYP", "mRI"] - rows.loc["FT", "mRI"]),
                              f"{r}: FLYP's mRI − FT's", "FLYP improves on FT for CLIPs pretrained on small data "
                              "(the paper: only for the ResNet-50 ones; ours is a tiny ViT)", ">", 0.0,
-                             "FLYP helps only the small-data ResNet-50 CLIPs (App. C)")]
+                             "FLYP helps only the small-data ResNet-50 CLIPs (App. C)", "flyp-small-only")]
     return means.rename_axis("method").reset_index(), fig, Findings(findings)
 
 
@@ -309,7 +336,7 @@ def split_difference_findings(split: pd.DataFrame, main: pd.DataFrame, methods: 
                              f"{r}: largest |mRI with a 4:1 split − mRI without| over the methods (points)",
                              "a 4:1 train/validation split with the best validation epoch leaves mRI about as it "
                              "was (read: every method within the paper's 3.3 points)", "<", 3.3,
-                             "differences -2.3 to +3.3, not significant (Table 10)")
+                             "differences -2.3 to +3.3, not significant (Table 10)", "split-no-difference")
             for r in regimes]
 
 
@@ -318,7 +345,8 @@ def eri_findings(split: pd.DataFrame, main: pd.DataFrame, methods: list[str], re
     split = split[split["method"].isin(methods)]
     claim = "every method's mean eRI is negative (read: the highest is below 0)"
     return [per_seed_finding(split, r, methods, lambda rows: float(rows["mean eRI"].max()),
-                             f"{r}: highest mean eRI over the methods", claim, "<", 0.0, "all mean eRIs negative (Table 11)")
+                             f"{r}: highest mean eRI over the methods", claim, "<", 0.0, "all mean eRIs negative (Table 11)",
+                             "eri-all-negative")
             for r in regimes] + [Finding.undefined("LAION-2B FT's mean eRI − the lowest of the others",
                                            "our miniature has no LAION-2B regime", "LAION-2B with FT is the worst",
                                            "<", 0.0, "LAION-2B FT the worst (App. F)")]
@@ -458,7 +486,8 @@ def small_subsets_panel(run: ExperimentRun):
     findings = [per_seed_finding(ood, r, ["FT"], fewest_change,
                                  f"{r}: FT's mean OOD accuracy on the fewest images per class − the pretrained model's",
                                  "CLIPs lose OOD accuracy when fine-tuned on a few images per class (ours is a small-data "
-                                 "CLIP)", "<", 0.0, "OpenAI / LAION-2B CLIPs lose, IN-1K + AugReg gains (Fig. 12)")
+                                 "CLIP)", "<", 0.0, "OpenAI / LAION-2B CLIPs lose, IN-1K + AugReg gains (Fig. 12)",
+                                 "small-finetune-set")
                 if r == CLIP_REGIME else
                 per_seed_finding(ood, r, ["FT"], lambda rows: end_difference(rows, run.swept, "after"),
                                  f"{r}: FT's mean OOD accuracy at the most images per class − at the fewest",

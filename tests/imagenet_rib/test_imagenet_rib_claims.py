@@ -36,3 +36,12 @@ def test_claims_for_an_artefact():
 
     assert {c.claim_id for c in claims_for("table18")} == {"continual-less-forgetting", "lwf-best-backward-transfer"}
     assert all(c.paper == "imagenet_rib" for c in load_claims("imagenet_rib"))
+
+
+def test_every_findings_producer_judges_a_claim_and_the_ledger_reads_its_experiments():
+    from lib.imagenet_rib.claims import OUR_FINDINGS
+    from lib.imagenet_rib.ours_experiments import experiments_read
+
+    assert {name for c in load_claims("imagenet_rib") for name in c.ours_findings} == set(OUR_FINDINGS)
+    assert experiments_read("claims") == ("clip_zero_shot", "main", "validation_split", "small_subsets")
+    assert experiments_read("table03") == ()  # the main benchmark's: always computed

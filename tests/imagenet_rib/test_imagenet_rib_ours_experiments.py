@@ -87,6 +87,7 @@ def test_validation_panel_mri_difference_from_main_and_selected_epoch():
     assert got.loc[("FT", "r1"), "mean selected epoch"] == pytest.approx(13 / 3)
     assert math.isnan(got.loc[("WiSE-FT", "r1"), "mean selected epoch"])  # post-hoc: no epoch
     assert estimates(finding) == pytest.approx([1.5])  # the largest |difference|: FT
+    assert finding[0].claim_id == "split-no-difference"  # the ledger claim it bears on
 
 
 def test_validation_panel_mean_eri_against_a_testbed_on_the_identity_line():
@@ -108,6 +109,7 @@ def test_validation_panel_mean_eri_against_a_testbed_on_the_identity_line():
     assert got.loc["up", "difference from main"] == pytest.approx(25.0)
     assert got.loc["down", "difference from main"] == pytest.approx(-25.0)
     assert estimates(finding)[0] == pytest.approx(25.0) and finding[1].verdict == "not_checkable"  # no LAION-2B
+    assert [f.claim_id for f in finding] == ["eri-all-negative", ""]  # the undefined part bears on no claim
 
 
 def test_imagenet_val_panel_accuracy_and_difference_from_the_pretrained_model():
@@ -130,6 +132,7 @@ def test_clip_panel_sets_the_clip_regime_beside_the_main_regimes():
     ft, flyp = finding
     assert (ft.estimate, flyp.estimate) == pytest.approx((-10.0, 6.0))
     assert "2 seeds" in ft.interval.method and ft.verdict == "not_distinguishable"  # -8 and -12: t-interval ±25
+    assert (ft.claim_id, flyp.claim_id) == ("", "flyp-small-only")
 
 
 def test_weight_decay_panel_highest_and_lowest_mri():

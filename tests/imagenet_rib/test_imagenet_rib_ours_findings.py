@@ -5,9 +5,11 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from lib.claims import load_claims
 from lib.imagenet_rib.benchmark import PRETRAINED
-from lib.imagenet_rib.ours import (BEST, JUDGES, backward_findings, before_after_findings, judged, mri_findings,
-                                   ood_change, ood_change_findings, per_dataset_findings, regime_contrast_findings)
+from lib.imagenet_rib.ours import (BEST, CONTINUAL_ROBUST_IMPROVE, FIGURE04_CLAIM, JUDGES, LP_MIRRORS_FT,
+                                   backward_findings, before_after_findings, judged, mri_findings, ood_change,
+                                   ood_change_findings, per_dataset_findings, regime_contrast_findings)
 
 
 def mri_table(best_margins: list[float], regime: str = "r1") -> pd.DataFrame:
@@ -97,3 +99,17 @@ def test_a_richer_regime_is_judged_against_the_first_on_its_loss_and_its_end():
     assert ends.estimate == pytest.approx(8.0) and ends.verdict == "contradicted"  # ends at 54, r1 at 46
     one = judged("figure04", Settings(), clean, pd.DataFrame())
     assert len(one) == 1  # one regime: nothing to contrast
+
+
+def test_findings_bear_on_the_ledger_claims_judged_by_their_artefact():
+    """Each claim id a finding carries is a claim of the ledger that names the finding's artefact
+    (`ours: {findings: [...]}`); Fig. 8's findings and Table 3's steadiness findings bear on none."""
+    judged_by = {c.claim_id: c.ours_findings for c in load_claims("imagenet_rib")}
+    clean = accuracies({"FT": [-4.0, -4.2], "Linear Probing": [-1.0, -1.0], "EWC": [1.0, 1.0]})
+    acc = pd.concat([clean, clean.assign(regime="r2")])
+    ids = {artefact: [f.claim_id for f in judged(artefact, Settings(), acc, mri_table([1.0, 1.2]))]
+           for artefact in ("table03", "table18", "table30", "figure04", "figure08")}
+    assert ids["table03"] == ["soup-top2-imagenet", "", ""] and ids["table18"] == ["lwf-best-backward-transfer"]
+    assert ids["table30"] == [CONTINUAL_ROBUST_IMPROVE, LP_MIRRORS_FT] * 2
+    assert ids["figure04"] == ["", "", FIGURE04_CLAIM, FIGURE04_CLAIM] and not any(ids["figure08"])
+    assert all(artefact in judged_by[i] for artefact, found in ids.items() for i in found if i)
