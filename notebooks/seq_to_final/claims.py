@@ -90,7 +90,8 @@ print(format_ledger(frame))
 # ## 4. The claims on our run
 # The same claims file judged on our study (`lib.seq_to_final.study`, the settings `study_params` names), in
 # the paper's tables: our architectures are the unit rows of Tables 8-14 and our `Mean` and `Std dev` rows are
-# computed over them as the paper computes its own; Table 2 is our Mean rows; our sequences carry the names of
+# computed over them as the paper computes its own (at `mini` over two architectures, so a claim on the Std dev
+# rows, `threshold-from-std`, rests on a spread of two values per cell, against the paper's twelve); Table 2 is our Mean rows; our sequences carry the names of
 # the paper's they stand in for (at `mini`: digits for CIFAR-10, a face stand-in for Portraits). Each seed is a
 # replicate, and a verdict of ours stands only when so many seeds reach it that a fair coin would rarely do as
 # well (a one-sided sign test at 5 %: every seed of at least five). Our three seeds agreeing is what a coin does
