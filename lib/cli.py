@@ -35,12 +35,14 @@ def _audit(args: argparse.Namespace) -> int:
 
 def _claims(args: argparse.Namespace) -> int:
     from .claims import ClaimsFileError, format_ledger, our_run, paper_ledger, verdict_counts
-    from .params import read_params_file
-    from .paths import PARAMS_DIR
+    from .manifest import read
+    from .params import load_for_notebook
 
     try:
-        defaults = PARAMS_DIR / args.tier / args.paper / "defaults.yaml"
-        ours = our_run(args.paper, read_params_file(defaults) if defaults.is_file() else {})
+        (ledger_entry,) = [e for e in read() if e.paper == args.paper and e.artefact == "claims"]
+        params_file = ledger_entry.params_path(args.tier)  # our run as the paper's claims notebook reads it
+        ours = our_run(args.paper, load_for_notebook(params_file, ledger_entry.notebook_path)
+                       if params_file.is_file() else {})
         frame = paper_ledger(args.paper, ours)
     except ClaimsFileError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -348,3 +348,16 @@ def test_bootstrap_run_estimate_and_resamples_within_strata():
     assert len(means) > 5  # the replicates differ
     again = bootstrap_run({"t": images, "u": second}, "mini", resamples=50, seed=3)
     assert all(a("t").equals(b("t")) for a, b in zip(run.replicates, again.replicates))
+
+
+def test_claims_command_reads_our_run_as_the_claims_notebook_does(monkeypatch, capsys):
+    """The command's run of ours gets the claims notebook's parameters (its own file over the tier's defaults):
+    CounterAnimal's theorem simulation is set only in `params/<tier>/counteranimal/claims.yaml`."""
+    from lib import claims as claims_module
+    from lib.cli import main
+
+    seen = {}
+    monkeypatch.setattr(claims_module, "our_run", lambda paper, params: seen.update(params))
+    assert main(["claims", "--paper", "counteranimal", "--tier", "tiny"]) == 0
+    assert seen["simulation_params"] == "params/tiny/counteranimal/simulation.yaml"
+    assert seen["study_params"] == "params/tiny/counteranimal/study.yaml"
