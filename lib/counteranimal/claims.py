@@ -162,22 +162,25 @@ BESPOKE: dict[str, Callable[[Tables], Verdict]] = {
 }
 
 
-OUR_FINDINGS = ("figure02", "simulation")
-"""What judges a claim of the ledger on our run by findings (`ours: {findings: [...]}`): the findings of Figs. 2
-and 13 on the miniature CounterAnimal (the same for both), and the simulation of the theorem."""
-
-
-def _our_findings(params: Mapping[str, Any], name: str) -> Findings:
-    """The findings `name` of `OUR_FINDINGS` on our run: the miniature CounterAnimal (`study_params`) or the
-    theorem's simulation (`simulation_params`)."""
-    if name == "simulation":
-        from .simulation import SimulationSettings, bound_findings, findings, simulate
-
-        frame = simulate(SimulationSettings.load(params["simulation_params"]))
-        return Findings([*findings(frame), *bound_findings(frame)])
+def _miniature_findings(params: Mapping[str, Any]) -> Findings:
+    """The findings of Figs. 2 and 13 (the same for both) on the miniature CounterAnimal (`study_params`)."""
     from .ours import findings, our_points, run_study
 
     return findings(our_points(run_study(params["study_params"], params["results_dir"])[1]))
+
+
+def _simulation_findings(params: Mapping[str, Any]) -> Findings:
+    """The findings of the claims notebook's simulation of the theorem (`simulation_params`)."""
+    from .simulation import SimulationSettings, bound_findings, findings, simulate
+
+    frame = simulate(SimulationSettings.load(params["simulation_params"]))
+    return Findings([*findings(frame), *bound_findings(frame)])
+
+
+FINDINGS_PRODUCERS: dict[str, Callable[[Mapping[str, Any]], Findings]] = {
+    "figure02": _miniature_findings, "simulation": _simulation_findings}
+OUR_FINDINGS = tuple(FINDINGS_PRODUCERS)
+"""What judges a claim of the ledger on our run by findings (`ours: {findings: [...]}`)."""
 
 
 def our_run(params: Mapping[str, Any]) -> OurRun:
@@ -196,7 +199,7 @@ def our_run(params: Mapping[str, Any]) -> OurRun:
     run = seed_run({"table08": table08[["classes", "p_inv", "p_spu", "train_method", "metric", "seed", "value"]],
                     "table07": table07[["backbone", "approach", "metric", "seed", "value"]]},
                    tier_of(params["multicolored_params"]))
-    return replace(run, findings=findings_of(lambda name: _our_findings(params, name)))
+    return replace(run, findings=findings_of(lambda name: FINDINGS_PRODUCERS[name](params)))
 
 
 def claims() -> tuple[Claim, ...]:

@@ -28,13 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 import pandas as pd
 
 from ..claims import OurRun, Tables, Verdict, cached_tables, findings_of, seed_run
 from ..claims import claims_for as _claims_for
-from ..findings import Findings
 from .tables import ACCURACY_TABLES, METHOD_CLASS, PAPER, accuracies, shift_metrics, table02, table15
 
 FROZEN_JOINT_OFFSET = 4  # Table 15's caption: row i + 4 replicates row i
@@ -99,15 +99,8 @@ def _our_table15(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 OUR_FINDINGS = ("figure09", "figure16", "figure17")
-"""The figures whose findings on our analysis runs judge a claim of the ledger (`ours: {findings: [...]}`)."""
-
-
-def _our_findings(params: Mapping[str, Any], artefact: str) -> Findings:
-    """The findings of one figure of `OUR_FINDINGS` on the analysis runs (`geometry_params`, `results_dir`)."""
-    from .geometry import projection_findings, read_runs, regularisation_findings, svcca_findings
-
-    produce = {"figure09": regularisation_findings, "figure16": projection_findings, "figure17": svcca_findings}
-    return produce[artefact](read_runs(params["geometry_params"], params["results_dir"]))
+"""The figures whose findings on our analysis runs judge a claim of the ledger (`ours: {findings: [...]}`; the
+keys of `geometry.FIGURE_FINDINGS`, named here so that reading the claims file does not import the analyses)."""
 
 
 def our_run(params: Mapping[str, Any]) -> OurRun:
@@ -115,6 +108,7 @@ def our_run(params: Mapping[str, Any]) -> OurRun:
     `accuracies`, `table02` and `table15`, each seed a replicate; and the findings of the figures of
     `OUR_FINDINGS` on the analysis runs (`geometry_params`)."""
     from ..params import tier_of
+    from .geometry import FIGURE_FINDINGS, read_runs
     from .ours import ABLATION_RUNS, SFT_SCHEDULE_RUNS, TABLE_SEQUENCES, run_study
 
     _, frame = run_study(params["study_params"], params["results_dir"])
@@ -125,5 +119,6 @@ def our_run(params: Mapping[str, Any]) -> OurRun:
     frames = {"accuracies": accuracies_, "table02": _our_table02(accuracies_)}
     if frame["run"].isin(ABLATION_RUNS).any():
         frames["table15"] = _our_table15(frame)
+    runs = cache(lambda: read_runs(params["geometry_params"], params["results_dir"]))  # read once, when first asked
     return replace(seed_run(frames, tier_of(params["study_params"])),
-                   findings=findings_of(lambda artefact: _our_findings(params, artefact)))
+                   findings=findings_of(lambda artefact: FIGURE_FINDINGS[artefact](runs())))

@@ -337,3 +337,7 @@ def svcca_findings(frame: pd.DataFrame) -> Findings:
                              "many of them end up near the coordinate for performing ERM only on the limited final "
                              "data", "<", 0.05, claim_id=SVCCA_CLAIM)]
     return Findings(findings)
+
+
+FIGURE_FINDINGS = {"figure09": regularisation_findings, "figure16": projection_findings, "figure17": svcca_findings}
+"""The findings each analysis figure prints, from the analysis runs (`read_runs`)."""

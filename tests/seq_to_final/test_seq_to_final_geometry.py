@@ -148,3 +148,10 @@ def test_a_tiny_regularisation_run_has_each_weight_and_both_references(tiny):
     assert list(frame["method"]) == ["JM", "JM", "ERM final", "ERM all"]
     assert list(frame["lambda_adj"].iloc[:2]) == [0.0, 10.0]
     assert frame["accuracy"].between(0, 1).all()
+
+
+def test_the_ledger_names_exactly_the_figures_whose_findings_it_reads():
+    from lib.seq_to_final.claims import OUR_FINDINGS
+    from lib.seq_to_final.geometry import FIGURE_FINDINGS
+
+    assert OUR_FINDINGS == tuple(FIGURE_FINDINGS)
