@@ -75,7 +75,6 @@ QUANTIFIERS = ("all", "majority", "any", "none", "at_least")
 CLEARLY = 0.25  # a claim holding in at most this share of its cases is contradicted
 AGREEMENT = 0.95  # share of our run's bootstrap resamples that must reach the estimate's verdict
 SIGN_TEST_LEVEL = 0.05  # for seeds: the sign test's largest p-value at which the verdict stands
-SEEDS = "seeds"  # `OurRun.kind` of a run whose replicates are seeds
 HELD_SHOWN = 12  # how many held cases the evidence lists by name
 EXCEPTIONS_SHOWN = 30  # and how many exceptions (the counts are always complete)
 OPS: dict[str, Callable[[Any, Any], bool]] = {
@@ -556,6 +555,30 @@ def claims_for(paper: str, artefact: str) -> list[Claim]:
     return [c for c in load_claims(paper) if artefact in c.artefacts]
 
 
+def sign_test(verdict: str, agree: int, n: int, kind: str, text: str) -> Verdict:
+    """Seeds: the estimate's verdict stands when a one-sided sign test rejects a fair coin at `SIGN_TEST_LEVEL`
+    (`agree` of the `n` replicates reach it; `text`: the evidence)."""
+    from scipy.stats import binomtest
+
+    p_value = binomtest(agree, n, 0.5, alternative="greater").pvalue
+    if p_value <= SIGN_TEST_LEVEL:
+        return Verdict(verdict, f"{text} (sign test over seeds: p = {p_value:.2g})")
+    return Verdict("not_distinguishable", f"the estimate is {verdict} and {agree} of {n} {kind} agree, as often as a "
+                                          f"fair coin would (one-sided sign test p = {p_value:.2g}, needs <= "
+                                          f"{SIGN_TEST_LEVEL:g}: every seed of at least 5); {text}")
+
+
+def agreement(verdict: str, agree: int, n: int, kind: str, text: str) -> Verdict:
+    """Bootstrap resamples: the estimate's verdict stands when at least `AGREEMENT` of them reach it."""
+    if agree >= AGREEMENT * n:
+        return Verdict(verdict, text)
+    return Verdict("not_distinguishable", f"the estimate is {verdict} but only {agree} of {n} {kind} agree "
+                                          f"(needs {AGREEMENT:.0%}); {text}")
+
+
+Rule = Callable[[str, int, int, str, str], Verdict]  # (verdict, agreeing, replicates, their kind, evidence) -> Verdict
+
+
 @dataclass(frozen=True)
 class OurRun:
     """A run of ours as the tables a claims file names: the estimate and its replicates.
@@ -563,13 +586,15 @@ class OurRun:
     `estimate` and each of `replicates` map a table name to a frame in the paper's schema (raising
     `KeyError` for a table our run does not have); `replicates` are seeds or bootstrap resamples, as
     `kind` says; `tier` names the run's tier; `findings` gives the findings of a name the paper module
-    lists in `OUR_FINDINGS` (an artefact's), drawn from the same run (`findings_of`)."""
+    lists in `OUR_FINDINGS` (an artefact's), drawn from the same run (`findings_of`); `rule` says how the
+    replicates judge the estimate's verdict (`agreement` of bootstrap resamples, a `sign_test` over seeds)."""
 
     estimate: Tables
     replicates: tuple[Tables, ...]
     kind: str
     tier: str
     findings: Callable[[str], Sequence[Finding]] | None = None
+    rule: Rule = agreement
 
 
 NO_RUN = "no run of ours is judged against this paper's claims yet"
@@ -596,7 +621,7 @@ def seed_run(frames: Mapping[str, pd.DataFrame], tier: str) -> OurRun:
     estimate = tables_of({name: mean(f) for name, f in frames.items()})
     replicates = tuple(tables_of({name: f[f["seed"] == s].drop(columns="seed") for name, f in frames.items()})
                        for s in seeds)
-    return OurRun(estimate, replicates, SEEDS, tier)
+    return OurRun(estimate, replicates, "seeds", tier, rule=sign_test)
 
 
 def bootstrap_run(frames: Mapping[str, pd.DataFrame], tier: str, resamples: int, seed: int,
@@ -679,20 +704,8 @@ def assess_ours(claim: Claim, run: OurRun | None) -> Verdict:
     verdicts = pd.Series([claim.assess_run(t).verdict for t in run.replicates])
     agree, n = int((verdicts == estimate.verdict).sum()), len(verdicts)
     spread = ", ".join(f"{v} {k}" for v, k in verdicts.value_counts().items())
-    text = f"{run.tier}, {n} {run.kind}: {spread}. Estimate: {estimate.evidence}"
-    if run.kind == SEEDS:
-        from scipy.stats import binomtest
-
-        p_value = binomtest(agree, n, 0.5, alternative="greater").pvalue
-        if p_value <= SIGN_TEST_LEVEL:
-            return Verdict(estimate.verdict, f"{text} (sign test over seeds: p = {p_value:.2g})")
-        return Verdict("not_distinguishable", f"the estimate is {estimate.verdict} and {agree} of {n} seeds agree, "
-                                              f"as often as a fair coin would (one-sided sign test p = {p_value:.2g}, "
-                                              f"needs <= {SIGN_TEST_LEVEL:g}: every seed of at least 5); {text}")
-    if agree >= AGREEMENT * n:
-        return Verdict(estimate.verdict, text)
-    return Verdict("not_distinguishable", f"the estimate is {estimate.verdict} but only {agree} of {n} {run.kind} "
-                                          f"agree (needs {AGREEMENT:.0%}); {text}")
+    return run.rule(estimate.verdict, agree, n, run.kind, f"{run.tier}, {n} {run.kind}: {spread}. "
+                                                          f"Estimate: {estimate.evidence}")
 
 
 def ledger(claims: list[Claim] | tuple[Claim, ...], tables: Tables | None = None,
