@@ -386,16 +386,6 @@ def binned(pairs: pd.DataFrame, bins: int = RADIUS_BINS) -> pd.DataFrame:
     return pairs.groupby("perturbation", sort=False).apply(one, include_groups=False).reset_index()
 
 
-def half_split_regression(pairs: pd.DataFrame) -> tuple[float, float]:
-    """Sec. 5.2's protocol on per-image (R_dr, ACC_p) pairs: least squares on the first half of the
-    images (by index), tested on the second; (test MSE of the line, test MSE of the first half's mean)."""
-    first = pairs["item"] < np.median(pairs["item"].unique())
-    train, test = pairs[first], pairs[~first]
-    slope, intercept = np.polyfit(train["R_dr"], train["ACC_p"], 1)
-    line = float(np.mean((test["ACC_p"] - (slope * test["R_dr"] + intercept)) ** 2))
-    return line, float(np.mean((test["ACC_p"] - train["ACC_p"].mean()) ** 2))
-
-
 def _line(pairs: pd.DataFrame) -> tuple[float, float]:
     """Least-squares (slope, intercept) of ACC_p on R_dr over the pairs (flat at their mean if R_dr is constant)."""
     if pairs["R_dr"].nunique() > 1:
@@ -469,10 +459,9 @@ def _radius_findings(run: OurRun, pairs: pd.DataFrame, head: str, dataset: str) 
         x, y = r[:, :k].ravel(), r[:, k:2 * k].ravel()
         return float(np.polyfit(x, y, 1)[0]) if np.ptp(x) > 0 else float("nan")
 
-    def gain(r: np.ndarray) -> float:
-        frame = pd.DataFrame({"item": np.repeat(np.arange(len(r)), k), "R_dr": r[:, :k].ravel(), "ACC_p": r[:, k:2 * k].ravel()})
-        line, constant = half_split_regression(frame)
-        return constant - line
+    def gain(r: np.ndarray) -> float:  # Sec. 5.2's protocol, one line over every perturbation's pairs
+        x, y = r[:, :k], r[:, k:2 * k]
+        return float(constant_mse(y, pooled=True) - half_split_mse(x, y, pooled=True))
 
     model = run.head_model(head)
     estimate, interval = _bootstrap(rows, slope, s)
@@ -507,6 +496,11 @@ def _errors(rows: np.ndarray, k: int) -> dict[str, np.ndarray]:
     accuracy = rows[:, -k:]
     errors = {name: half_split_mse(rows[:, i * k:(i + 1) * k], accuracy) for i, name in enumerate(PREDICTORS.values())}
     return errors | {"constant": constant_mse(accuracy)}
+
+
+def _mean_difference(errors: dict[str, np.ndarray], a: str, b: str) -> float:
+    """The mean over perturbations of predictor `a`'s test MSE minus `b`'s."""
+    return float(np.mean(errors[a] - errors[b]))
 
 
 def regression_errors(run: OurRun, artefact: str) -> tuple[plt.Figure, pd.DataFrame, Findings]:
@@ -544,13 +538,12 @@ def _regression_findings(run: OurRun, rows: np.ndarray, k: int, head: str, datas
     ACC_p); and MSE(R_cs) - MSE(R_dr) > 0 (R_dr predicts better), bootstrapped over images."""
     s, found, label = run.settings, [], f"{head.split()[0]} ({run.head_model(head)}), {dataset}"
     for predictor in PREDICTORS.values():
-        estimate, interval = _bootstrap(rows, lambda r, p=predictor: float(np.mean(_errors(r, k)["constant"]
-                                                                                  - _errors(r, k)[p])), s)
+        estimate, interval = _bootstrap(rows, lambda r, p=predictor: _mean_difference(_errors(r, k), "constant", p), s)
         found.append(Finding(f"{label}: test MSE of the mean minus that of the line on {predictor} (%², mean over "
                              "perturbations)", estimate, interval, f"{predictor} predicts ACC_p (a line beats a constant)",
                              paper="low MSE: 'can reliably predict downstream accuracy' (Sec. 5.2)",
                              claim_id="regression-predicts-accp"))
-    estimate, interval = _bootstrap(rows, lambda r: float(np.mean(_errors(r, k)["R_cs"] - _errors(r, k)["R_dr"])), s)
+    estimate, interval = _bootstrap(rows, lambda r: _mean_difference(_errors(r, k), "R_cs", "R_dr"), s)
     found.append(Finding(f"{label}: test MSE on R_cs minus on R_dr (%², mean over perturbations)", estimate, interval,
                          "R_dr predicts ACC_p better than R_cs (our question: the text credits both)"))
     return found

@@ -15,21 +15,23 @@ def _halves(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return values[:half], values[half:]
 
 
-def half_split_mse(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def half_split_mse(x: np.ndarray, y: np.ndarray, pooled: bool = False) -> np.ndarray:
     """Per column: the line of y on x fitted by least squares on the first half of the rows, its mean
     squared error on the second half (a column whose x is constant on the first half gets the flat line
-    through the mean of y)."""
+    through the mean of y). `pooled`: one line over every column's values instead (a scalar)."""
     (x_train, x_test), (y_train, y_test) = _halves(np.asarray(x, float)), _halves(np.asarray(y, float))
-    x_mean, y_mean = x_train.mean(axis=0), y_train.mean(axis=0)
-    spread = ((x_train - x_mean) ** 2).sum(axis=0)
-    covariance = ((x_train - x_mean) * (y_train - y_mean)).sum(axis=0)
+    axis = None if pooled else 0
+    x_mean, y_mean = x_train.mean(axis=axis), y_train.mean(axis=axis)
+    spread = np.asarray(((x_train - x_mean) ** 2).sum(axis=axis))
+    covariance = ((x_train - x_mean) * (y_train - y_mean)).sum(axis=axis)
     slope = np.divide(covariance, spread, out=np.zeros_like(spread), where=spread > 0)
     prediction = y_mean + slope * (x_test - x_mean)
-    return ((y_test - prediction) ** 2).mean(axis=0)
+    return ((y_test - prediction) ** 2).mean(axis=axis)
 
 
-def constant_mse(y: np.ndarray) -> np.ndarray:
-    """Per column: the mean squared error on the second half of predicting the first half's mean (the
-    baseline a useful robustness value must beat)."""
+def constant_mse(y: np.ndarray, pooled: bool = False) -> np.ndarray:
+    """Per column (`pooled`: over every column's values): the mean squared error on the second half of
+    predicting the first half's mean (the baseline a useful robustness value must beat)."""
     train, test = _halves(np.asarray(y, float))
-    return ((test - train.mean(axis=0)) ** 2).mean(axis=0)
+    axis = None if pooled else 0
+    return ((test - train.mean(axis=axis)) ** 2).mean(axis=axis)

@@ -26,3 +26,13 @@ def test_noise_independent_of_x_does_not_beat_the_mean_by_much():
     rng = np.random.default_rng(1)
     x, y = rng.normal(size=(2000, 1)), rng.normal(size=(2000, 1))
     assert abs(half_split_mse(x, y)[0] - constant_mse(y)[0]) < 0.01
+
+
+def test_pooled_fits_one_line_over_every_column_of_the_first_half_of_the_rows():
+    rng = np.random.default_rng(2)
+    x, y = rng.normal(size=(9, 3)), rng.normal(size=(9, 3))  # odd: the first half is the first 4 rows
+    slope, intercept = np.polyfit(x[:4].ravel(), y[:4].ravel(), 1)
+    line = np.mean((y[4:] - (slope * x[4:] + intercept)) ** 2)
+    assert np.isclose(half_split_mse(x, y, pooled=True), line)
+    assert np.isclose(constant_mse(y, pooled=True), np.mean((y[4:] - y[:4].mean()) ** 2))
+    assert np.isclose(half_split_mse(x, 1.0 - 0.5 * x, pooled=True), 0.0)
