@@ -47,7 +47,7 @@ def without_reference(frame: pd.DataFrame) -> pd.DataFrame:
 def predict(reference: np.ndarray, x: np.ndarray, axis: str) -> np.ndarray:
     """Counter accuracy the line through `reference` (rows: common, counter) predicts at common accuracy `x`."""
     baseline = fit_linear_baseline(reference[:, 0], reference[:, 1], scale=axis)
-    return np.array([baseline(v) for v in np.atleast_1d(x)])
+    return baseline(np.atleast_1d(np.asarray(x, dtype=float)))
 
 
 def residuals(reference: np.ndarray, others: np.ndarray, axis: str) -> np.ndarray:

@@ -81,7 +81,8 @@ def fit_linear_baseline(
 ) -> Baseline:
     """β with β(x) = y along a least-squares line through (scale(x), scale(y)); accuracies in percent.
 
-    Accuracies are clipped to [0.01, 99.99] % before the logit/probit transform.
+    Accuracies are clipped to [0.01, 99.99] % before the logit/probit transform. β takes one accuracy
+    (a float back) or an array of them (an array back, element by element).
     """
     forward, inverse = _SCALES[scale]
 
@@ -92,7 +93,8 @@ def fit_linear_baseline(
     slope, intercept = np.polyfit(transform(x), transform(y), deg=1)
 
     def baseline(accuracy: float) -> float:
-        return float(inverse(slope * transform(accuracy) + intercept) * 100)
+        value = inverse(slope * transform(accuracy) + intercept) * 100
+        return float(value) if np.ndim(value) == 0 else value
 
     return baseline
 

@@ -117,3 +117,10 @@ def test_effective_robustness_improvement_on_and_above_the_baseline():
         (lifted["b"] + lifted["c"]) / 2 - 10.0
     )
     assert mean_effective_robustness_improvement({"a": lifted}, suite, reference) == pytest.approx(4.0)
+
+
+def test_the_linear_baseline_takes_an_array_element_by_element():
+    baseline = fit_linear_baseline([20.0, 50.0, 80.0], [10.0, 30.0, 70.0])
+    values = [5.0, 42.0, 99.0]
+    assert np.allclose(baseline(np.array(values)), [baseline(v) for v in values], rtol=0, atol=1e-12)
+    assert isinstance(baseline(42.0), float)
