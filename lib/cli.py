@@ -35,14 +35,10 @@ def _audit(args: argparse.Namespace) -> int:
 
 def _claims(args: argparse.Namespace) -> int:
     from .claims import ClaimsFileError, format_ledger, our_run, paper_ledger, verdict_counts
-    from .manifest import read
-    from .params import load_for_notebook
+    from .manifest import notebook_params
 
     try:
-        (ledger_entry,) = [e for e in read() if e.paper == args.paper and e.artefact == "claims"]
-        params_file = ledger_entry.params_path(args.tier)  # our run as the paper's claims notebook reads it
-        ours = our_run(args.paper, load_for_notebook(params_file, ledger_entry.notebook_path)
-                       if params_file.is_file() else {})
+        ours = our_run(args.paper, notebook_params(args.paper, "claims", args.tier))  # as the claims notebook reads it
         frame = paper_ledger(args.paper, ours)
     except ClaimsFileError as error:
         print(f"error: {error}", file=sys.stderr)

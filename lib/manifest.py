@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from difflib import get_close_matches
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -57,6 +58,16 @@ def read(path: Path = MANIFEST) -> list[Entry]:
             raise ValueError(f"{path}: row {row.paper}/{row.artefact} has unknown {', '.join(problems)}")
         entries.append(Entry(row.paper, row.artefact, row.kind, row.caption, row.notebook, tiers, row.status))
     return entries
+
+
+def notebook_params(paper: str, artefact: str, tier: str) -> dict[str, Any]:
+    """The parameters the notebook of `paper`'s `artefact` runs with at `tier` (`params.load_for_notebook`
+    of its params file); {} where the tier has no params file for it."""
+    from .params import load_for_notebook
+
+    (entry,) = [e for e in read() if e.paper == paper and e.artefact == artefact]
+    path = entry.params_path(tier)
+    return load_for_notebook(path, entry.notebook_path) if path.is_file() else {}
 
 
 class SelectionError(ValueError):

@@ -98,9 +98,11 @@ def _our_table15(frame: pd.DataFrame) -> pd.DataFrame:
     return rows.assign(i=rows["method"].map(table15().set_index("method")["i"]))[["i", "method", "seed", "value"]]
 
 
-OUR_FINDINGS = ("figure09", "figure16", "figure17")
+OUR_FINDINGS = ("figure09", "figure16", "figure17", "figure01", "figure10", "figure11", "figure12", "figure13",
+                "figure14", "figure15")
 """The figures whose findings on our analysis runs judge a claim of the ledger (`ours: {findings: [...]}`; the
-keys of `geometry.FIGURE_FINDINGS`, named here so that reading the claims file does not import the analyses)."""
+keys of `geometry.FIGURE_FINDINGS`, then those of `path_readings.PATH_CLAIMS`, judged on the panels each figure's
+notebook draws at the tier; named here so that reading the claims file does not import the analyses)."""
 
 
 def our_run(params: Mapping[str, Any]) -> OurRun:
@@ -108,7 +110,9 @@ def our_run(params: Mapping[str, Any]) -> OurRun:
     `accuracies`, `table02` and `table15`, each seed a replicate; and the findings of the figures of
     `OUR_FINDINGS` on the analysis runs (`geometry_params`)."""
     from ..params import tier_of
+    from ..manifest import notebook_params
     from .geometry import FIGURE_FINDINGS, read_runs
+    from .path_readings import PATH_CLAIMS, path_findings
     from .ours import ABLATION_RUNS, SFT_SCHEDULE_RUNS, TABLE_SEQUENCES, run_study
 
     _, frame = run_study(params["study_params"], params["results_dir"])
@@ -120,5 +124,9 @@ def our_run(params: Mapping[str, Any]) -> OurRun:
     if frame["run"].isin(ABLATION_RUNS).any():
         frames["table15"] = _our_table15(frame)
     runs = cache(lambda: read_runs(params["geometry_params"], params["results_dir"]))  # read once, when first asked
+    tier = tier_of(params["geometry_params"])
+    producers = {**{artefact: lambda f=findings: f(runs()) for artefact, findings in FIGURE_FINDINGS.items()},
+                 **{artefact: lambda a=artefact: path_findings(runs(), a, notebook_params(PAPER, a, tier)["panels"])
+                    for artefact in PATH_CLAIMS}}
     return replace(seed_run(frames, tier_of(params["study_params"])),
-                   findings=findings_of(lambda artefact: FIGURE_FINDINGS[artefact](runs())))
+                   findings=findings_of(lambda artefact: producers[artefact]()))

@@ -93,9 +93,10 @@ PORTRAITS_CLAIMS = (
     PathClaim("LP-FT", "max_change", "<", FLAT, "ERM followed by linear probing then fine-tuning on the final step has "
               "a completely flat path (App. G.1), i.e. |acc(s) − acc(0)| below .05 at every s"),
 )
+PATHS_CLAIM = "interpolation-figures"  # the ledger claim every path finding bears on
 PATH_CLAIMS: dict[str, tuple[PathClaim, ...]] = {
     "figure01": JOINT_CLAIMS, "figure10": (*JOINT_CLAIMS, SIDE_CLAIM), "figure11": (SIDE_CLAIM,),
-    "figure14": (*JOINT_CLAIMS, SIDE_CLAIM), "figure12": FLAT_CLAIMS, "figure13": FLAT_CLAIMS,
+    "figure12": FLAT_CLAIMS, "figure13": FLAT_CLAIMS, "figure14": (*JOINT_CLAIMS, SIDE_CLAIM),
     "figure15": PORTRAITS_CLAIMS,
 }
 
@@ -119,7 +120,8 @@ def path_findings(frame: pd.DataFrame, artefact: str, panels: list[str]) -> Find
                      f"({int(chosen['unchanged'].sum())} of {len(chosen)} seeds' paths unchanged; "
                      f"{len(values)} defined)")
             findings.append(Finding(label, float(np.mean(values)) if len(values) else float("nan"),
-                                    mean_interval(values), claim.text, claim.direction, claim.threshold))
+                                    mean_interval(values), claim.text, claim.direction, claim.threshold,
+                                    claim_id=PATHS_CLAIM))
     return Findings(findings)
 
 

@@ -16,8 +16,8 @@
 # - Every cell is one run (one seed). Each claim's reading says where the difference it relies on is
 #   smaller than the spread across architectures (the Std dev rows of Tables 8-14).
 # - Claims about figures (interpolation paths, Fig. 9, weight projections, SVCCA) are `not_checkable`:
-#   the text prints none of their numbers; our run draws them, and the findings of Figs. 9, 16 and 17 judge
-#   three of them on our run (section 4).
+#   the text prints none of their numbers; our run draws them, and the findings of Figs. 1, 9 and 10-17
+#   judge four of them on our run (section 4).
 
 # %% tags=["parameters"]
 output_dir: str = "figures/seq_to_final"
@@ -104,9 +104,10 @@ print(format_ledger(frame))
 # is their best: claims about SFT are then not checkable, and claims over method classes are judged without
 # it. The claims' thresholds (.02, "many" = 3 of 16) are the paper's, applied to our means over seeds.
 #
-# Three claims about figures (`adjacent-reg-helps`, `weight-projection-collapse`, `svcca-progression`) are judged
-# instead by the findings the notebooks of Figs. 9, 16 and 17 draw from our analysis runs (`geometry_params`):
-# their overall verdict, each finding judged by its own t-interval over the seeds.
+# Four claims about figures (`adjacent-reg-helps`, `weight-projection-collapse`, `svcca-progression`,
+# `interpolation-figures`) are judged instead by the findings the notebooks of Figs. 9, 16, 17 and of the
+# interpolation paths (Figs. 1, 10-15, on the panels each draws at this tier) draw from our analysis runs
+# (`geometry_params`): their overall verdict, each finding judged by its own t-interval over the seeds.
 
 # %%
 ours = frame[frame["ours_verdict"] != "not_checkable"]

@@ -153,5 +153,6 @@ def test_a_tiny_regularisation_run_has_each_weight_and_both_references(tiny):
 def test_the_ledger_names_exactly_the_figures_whose_findings_it_reads():
     from lib.seq_to_final.claims import OUR_FINDINGS
     from lib.seq_to_final.geometry import FIGURE_FINDINGS
+    from lib.seq_to_final.path_readings import PATH_CLAIMS
 
-    assert OUR_FINDINGS == tuple(FIGURE_FINDINGS)
+    assert OUR_FINDINGS == (*FIGURE_FINDINGS, *PATH_CLAIMS)
