@@ -91,7 +91,9 @@ def theorem_verdict(simulation: pd.DataFrame, settings: SimulationSettings, tier
     theory, bounds = findings(simulation), bound_findings(simulation)
     dims = "d = n" if settings.dim_ratio == 1 else f"d = {settings.dim_ratio:g} n"
     header = f"At `{tier}` ({len(settings.seeds)} seeds, n = {', '.join(map(str, settings.n_train))}, {dims}):"
-    overall = (f"Overall, claim `theorem`: **{_words(theory.verdict)}** on our simulation ({len(theory)} parts), "
-               f"the printed bound **{_words(bounds.verdict)}** where its conditions hold.")
+    both = Findings([*theory, *bounds])
+    overall = (f"Claim `theorem` on our simulation: its statements **{_words(theory.verdict)}** ({len(theory)} parts), "
+               f"the printed bound **{_words(bounds.verdict)}** where its conditions hold ({len(bounds)} parts); "
+               f"together, as the claims ledger judges it, **{_words(both.verdict)}** ({len(both)} parts).")
     return "\n".join([header, large_error_bullet(theory, simulation), bound_bullet(bounds, simulation),
                       no_correlation_bullet(theory, simulation, settings), "", overall])

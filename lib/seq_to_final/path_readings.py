@@ -107,17 +107,18 @@ def _values(chosen: pd.DataFrame, quantity: str) -> np.ndarray:
 
 
 def path_findings(frame: pd.DataFrame, artefact: str, panels: list[str]) -> Findings:
-    """The artefact's `PATH_CLAIMS` on every panel, a t-interval over the seeds (over the seeds where the
-    quantity is defined; the label says how many seeds' paths are unchanged along s)."""
+    """The artefact's `PATH_CLAIMS` on every panel, a t-interval over the seeds whose path moved and where the
+    quantity is defined (a path unchanged along s is flat because its final update returned its start model,
+    which says nothing of the landscape: those seeds are left out, and the label says how many)."""
     profiles = path_profiles(frame)
     findings = []
     for panel in panels:
         on_panel = _on_panels(profiles, [panel])
         for claim in PATH_CLAIMS[artefact]:
             chosen = on_panel[on_panel["method"] == claim.method]
-            values = _values(chosen, claim.quantity)
+            values = _values(chosen[~chosen["unchanged"]], claim.quantity)
             label = (f"{claim.method} {claim.quantity}, {panel} "
-                     f"({int(chosen['unchanged'].sum())} of {len(chosen)} seeds' paths unchanged; "
+                     f"({int(chosen['unchanged'].sum())} of {len(chosen)} seeds' paths unchanged, left out; "
                      f"{len(values)} defined)")
             findings.append(Finding(label, float(np.mean(values)) if len(values) else float("nan"),
                                     mean_interval(values), claim.text, claim.direction, claim.threshold,

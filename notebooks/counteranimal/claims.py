@@ -69,7 +69,8 @@ frame[["claim_id", "section", "artefacts", "verdict"]]
 # - **Partly supported**: LVLMs drop less than every CLIP (LLaVA's 9.97 exceeds DataComp ViT/L/14's 9.39);
 #   checkpoint versions are stable (not ViT/G/14); 1 vs 20 leaves drops within 2 points (not ConvNext/B);
 #   ColoredCOCO (ViT/B/16 `obj` keeps 21 % out of distribution); MultiColoredMNIST (61 of 68 pairs within 3 points).
-# - **Not distinguishable**: high-quality-data CLIPs sit on, not above, the other CLIPs' line.
+# - **Not distinguishable**: high-quality-data CLIPs above the other CLIPs' line (the interval of their mean
+#   residual spans zero).
 
 # %%
 def show(verdict: str) -> None:

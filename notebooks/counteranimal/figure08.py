@@ -56,4 +56,5 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # %% [markdown]
 # ## 4. Verdict
 # Per backbone, the high-quality rows drop less and are more accurate on the common group; once accuracy on
-# the line is accounted for the difference vanishes (Fig. 2's notebook).
+# the line is accounted for, the difference is not distinguishable from zero (the interval of their mean
+# residual from the other CLIPs' line spans zero: Fig. 2's notebook).

@@ -60,8 +60,9 @@ profile_table(runs, panels)
 # ## 2. Findings
 # "Flat paths for many methods", judged for each method on the largest |acc(s) − acc(0)| along the path
 # (< .05: our reading of "flat"), with a 95 % t-interval over the seeds. A path that is unchanged along s
-# (its count is in the label) is flat because the final update returned its start model (fine-tuning whose
-# best epoch is epoch 0), not because of the loss landscape: such seeds are flat by construction.
+# is flat because the final update returned its start model (fine-tuning whose best epoch is epoch 0), not
+# because of the loss landscape: such seeds are left out (the label counts them), and a method with fewer
+# than two seeds left has no interval (`not checkable`).
 
 # %%
 print(path_findings(runs, "figure13", panels))

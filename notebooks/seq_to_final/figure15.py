@@ -84,13 +84,13 @@ print(path_findings(runs, "figure15", panels))
 #   joint model with 1-layer side modules (JST-1) hardly moves: its path stays within .04 of its start (.96)
 #   in every seed (its dips 0, .02 and .04; in one seed its accuracy does not move at all); no finding judges
 #   it, as the text speaks of "the joint model".
-# - **Sequential fine-tuning stays flat at a high accuracy: not distinguishable** (.04, [−.14, .23]): in two
-#   seeds the final step's fine-tuning kept the model it started from (the code's early stopping counts
-#   epoch 0, notes P7), so the path is one model, at .98 and .96; in the third it ends where it starts (.87)
-#   but rises to 1.0 on the way (a change of .13), and three seeds leave the interval wide.
-# - **LP-FT's path is completely flat: supported** (.006, [−.02, .03]), for the same trivial reason: in two
-#   seeds both stages kept the ERM model, and in the third the path moves by .02. FT's paths are flat alike
-#   (two seeds one model, the third within .04); the historical model is already at .95-1.0 on the final step.
+# - **Sequential fine-tuning stays flat at a high accuracy: not checkable**: in two seeds the final step's
+#   fine-tuning kept the model it started from (the code's early stopping counts epoch 0, notes P7), so the
+#   path is one model, at .98 and .96, flat by construction and left out; the one seed that moved ends where it
+#   starts (.87) but rises to 1.0 on the way (a change of .13), and one seed gives no interval.
+# - **LP-FT's path is completely flat: not checkable**, for the same reason: in two seeds both stages kept
+#   the ERM model; in the one that moved the path changes by .02. FT's paths are alike (two seeds one model,
+#   the third within .04); the historical model is already at .95-1.0 on the final step.
 # - **ERM then side-tuning (ST-1) sits on a plateau at chance**, the .5 the text reports for many methods on
 #   Portraits: under the code's BatchNorm treatment its path falls to about .5 in the middle in all three
 #   seeds and climbs back only at the end. With the statistics re-estimated at every s (dashed) its mean

@@ -61,7 +61,7 @@ frame[["claim_id", "section", "artefacts", "verdict"]]
 # - **Partly supported**: kNN normalisation is strong for MaskFeat but not for SimSiam (+0.4 points on
 #   ImageNet); DINO is unaffected by normalisation in 16 of 20 printed cells, but not in four (LP^BN +21.0
 #   on CUB for ResNet-50); normalisation is "strongly positive or insignificant" in 359 of 380 kNN/LP cells,
-#   while z-scoring lowers kNN accuracy by more than 2 points in 21 OOD cells (up to −9.6 on Quickdraw).
+#   while z-scoring lowers accuracy by more than 2 points in 21 OOD cells (20 kNN, 1 LP; up to −9.6 on Quickdraw).
 # - **Not checkable**: the style-shift claims (ImageNet-D printed for 10 models), and claims whose answer
 #   flips with the averaging reading on the printed datasets.
 

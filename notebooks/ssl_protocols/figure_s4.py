@@ -7,8 +7,8 @@
 # in-domain protocols against each OOD protocol on each target.
 #
 # **What the text claims.** App. D motivates the three targets ("taxonomic closeness is a rough proxy
-# for the degree of visual similarity") but states no result for this figure; its text is cut off in the
-# dump ("… would increase the number of classes when the whole").
+# for the degree of visual similarity") and says how the three subsets are built, but states no result for
+# this figure.
 #
 # **What the text prints.** No iNaturalist accuracy at all: Tables S.2/S.3 have no iNaturalist columns.
 # Printed are only the batch sizes of the three targets (Table S.4), their domain-shift groups (Table

@@ -6,6 +6,7 @@ import pytest
 
 from lib.counteranimal.simulation import SimulationSettings, bound_findings, findings, simulate
 from lib.counteranimal.simulation_report import theorem_verdict
+from lib.findings import Findings
 
 TINY = "params/tiny/counteranimal/simulation.yaml"
 
@@ -21,7 +22,9 @@ def test_the_verdict_states_the_findings_of_the_simulation(simulation):
     text = theorem_verdict(frame, settings, "tiny")
     theory, bounds = findings(frame), bound_findings(frame)
     assert text.startswith(f"At `tiny` ({len(settings.seeds)} seeds, n = {settings.n_train[0]}, d = n):")
-    assert f"claim `theorem`: **{theory.verdict.replace('_', ' ')}**" in text
+    assert f"its statements **{theory.verdict.replace('_', ' ')}**" in text
+    together = Findings([*theory, *bounds]).verdict.replace("_", " ")
+    assert f"together, as the claims ledger judges it, **{together}** ({len(theory) + len(bounds)} parts)" in text
     assert f"**The bound holds where the conditions hold: {bounds.verdict.replace('_', ' ')}**" in text
     assert f"of {len(bounds)} cells" in text
     error = next(f for f in theory if f.quantity.startswith("error(a != y) where"))

@@ -44,7 +44,8 @@ def test_flat_finding_fails_a_sagging_path_that_ends_where_it_started():
     findings = {f.quantity.split(",")[0]: f for f in path_findings(frame, "figure12", ["TTT Conv-1"])}
     assert findings["JM max_change"].verdict == "contradicted"
     assert findings["SFT max_change"].verdict == "supported"
-    assert "3 of 3 seeds' paths unchanged" in findings["FT max_change"].quantity
+    assert "3 of 3 seeds' paths unchanged, left out; 0 defined" in findings["FT max_change"].quantity
+    assert findings["FT max_change"].verdict == "not_checkable"  # flat because nothing moved: no reading
     assert profile_table(frame, ["TTT Conv-1"]).loc[("TTT", "Conv-1", "FT"), ("unchanged", "seeds")] == "3 of 3"
 
 
