@@ -83,21 +83,34 @@ def defined_mean(values: Sequence[float] | np.ndarray, axis: int | None = None) 
 
 
 def bootstrap_interval(data: Sequence, statistic: Callable[[np.ndarray], float], seed: int = 0,
-                       resamples: int = 2000, level: float = LEVEL, unit: str = "models") -> Interval:
+                       resamples: int = 2000, level: float = LEVEL, unit: str = "models",
+                       strata: Sequence | None = None) -> Interval:
     """Percentile bootstrap interval of `statistic(rows)` over the rows of `data` (a row of several
     values stays together), from a seeded generator. Resamples where the statistic is undefined (a
-    rank correlation of identical rows) are left out and counted in the method text."""
+    rank correlation of identical rows) are left out and counted in the method text. `strata` (a label
+    per row): each resample draws within each stratum as many rows as it holds, the strata in the order
+    of their first rows (a statistic that splits the rows by position, e.g. halves, keeps its split)."""
     data = np.asarray(data)
     rng = np.random.default_rng(seed)
-    values = np.array([statistic(data[rng.integers(0, len(data), len(data))]) for _ in range(resamples)])
+    if strata is None:
+        def draw() -> np.ndarray:
+            return rng.integers(0, len(data), len(data))
+    else:
+        labels = np.asarray(strata)
+        groups = [np.flatnonzero(labels == label) for label in dict.fromkeys(labels.tolist())]
+
+        def draw() -> np.ndarray:
+            return np.concatenate([group[rng.integers(0, len(group), len(group))] for group in groups])
+    values = np.array([statistic(data[draw()]) for _ in range(resamples)])
     defined = values[np.isfinite(values)]
     if len(defined) < resamples / 2:
         return Interval(float("nan"), float("nan"), f"undefined in {resamples - len(defined)} of {resamples} "
                                                     f"bootstrap resamples over {len(data)} {unit} (constant scores)")
     low, high = np.percentile(defined, [50 * (1 - level), 50 * (1 + level)])
     undefined = f", {resamples - len(defined)} undefined" if len(defined) < resamples else ""
-    return Interval(float(low), float(high),
-                    f"{level:.0%} bootstrap over {len(data)} {unit} ({resamples} resamples{undefined}, seed {seed})")
+    within = "" if strata is None else f" within {len(groups)} strata"
+    return Interval(float(low), float(high), f"{level:.0%} bootstrap over {len(data)} {unit} ({resamples} resamples"
+                                             f"{within}{undefined}, seed {seed})")
 
 
 @dataclass(frozen=True)

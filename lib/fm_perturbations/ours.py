@@ -39,7 +39,7 @@ from .accuracies import HEADS, PAPER, TABLES, accuracies, largest_drop, quoted
 from .figures import accuracy_heatmaps, paper_accuracy_panel
 from .grid import CLEAN
 from .study import Study, StudySettings
-from .regression import constant_mse, half_split_mse
+from .regression import constant_mse, half_labels, half_split_mse
 from .tables import LINEAR_PROBE, ZERO_SHOT, accuracy_table, image_accuracies, paper_name
 
 PERCENT = 100.0
@@ -92,10 +92,12 @@ def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
     return precompute_study(StudySettings.load, Study, params, artefacts, STUDY_ARTEFACTS)
 
 
-def _bootstrap(rows: np.ndarray, statistic: Callable[[np.ndarray], float], settings: StudySettings) -> tuple[float, Any]:
-    """The statistic of all rows and its bootstrap interval over rows (images)."""
+def _bootstrap(rows: np.ndarray, statistic: Callable[[np.ndarray], float], settings: StudySettings,
+               split: bool = False) -> tuple[float, Any]:
+    """The statistic of all rows and its bootstrap interval over rows (images); `split`: the statistic fits on
+    the first half of the rows and tests on the second, so each half is resampled within itself."""
     interval = bootstrap_interval(rows, statistic, seed=settings.seed, resamples=settings.bootstrap_resamples,
-                                  unit="test images")
+                                  unit="test images", strata=half_labels(len(rows)) if split else None)
     return float(statistic(rows)), interval
 
 
@@ -468,7 +470,7 @@ def _radius_findings(run: OurRun, pairs: pd.DataFrame, head: str, dataset: str) 
     found = [Finding(f"{head.split()[0]} ({model}), {dataset}: slope of ACC_p (%) on R_dr over images x perturbations",
                      estimate, interval, "ACC_p decreases as DivergenceRadius increases", direction="<",
                      claim_id="accp-linear-in-radius")]
-    estimate, interval = _bootstrap(rows, gain, s)
+    estimate, interval = _bootstrap(rows, gain, s, split=True)
     found.append(Finding(f"{head.split()[0]}, {dataset}: test MSE of the mean minus that of the line (first half -> "
                          "second half)", estimate, interval, "R_dr predicts ACC_p (the regression beats a constant)",
                          paper="low MSE in Figs. 10-11 (not in our text)"))
@@ -538,12 +540,13 @@ def _regression_findings(run: OurRun, rows: np.ndarray, k: int, head: str, datas
     ACC_p); and MSE(R_cs) - MSE(R_dr) > 0 (R_dr predicts better), bootstrapped over images."""
     s, found, label = run.settings, [], f"{head.split()[0]} ({run.head_model(head)}), {dataset}"
     for predictor in PREDICTORS.values():
-        estimate, interval = _bootstrap(rows, lambda r, p=predictor: _mean_difference(_errors(r, k), "constant", p), s)
+        estimate, interval = _bootstrap(rows, lambda r, p=predictor: _mean_difference(_errors(r, k), "constant", p), s,
+                                        split=True)
         found.append(Finding(f"{label}: test MSE of the mean minus that of the line on {predictor} (%², mean over "
                              "perturbations)", estimate, interval, f"{predictor} predicts ACC_p (a line beats a constant)",
                              paper="low MSE: 'can reliably predict downstream accuracy' (Sec. 5.2)",
                              claim_id="regression-predicts-accp"))
-    estimate, interval = _bootstrap(rows, lambda r: _mean_difference(_errors(r, k), "R_cs", "R_dr"), s)
+    estimate, interval = _bootstrap(rows, lambda r: _mean_difference(_errors(r, k), "R_cs", "R_dr"), s, split=True)
     found.append(Finding(f"{label}: test MSE on R_cs minus on R_dr (%², mean over perturbations)", estimate, interval,
                          "R_dr predicts ACC_p better than R_cs (our question: the text credits both)"))
     return found

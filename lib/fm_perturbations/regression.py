@@ -15,6 +15,12 @@ def _halves(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return values[:half], values[half:]
 
 
+def half_labels(n: int) -> np.ndarray:
+    """0 for the rows of the first half, 1 for the second: the strata a bootstrap of a half-split statistic
+    resamples within, so that no image lands in both halves."""
+    return (np.arange(n) >= n // 2).astype(int)
+
+
 def half_split_mse(x: np.ndarray, y: np.ndarray, pooled: bool = False) -> np.ndarray:
     """Per column: the line of y on x fitted by least squares on the first half of the rows, its mean
     squared error on the second half (a column whose x is constant on the first half gets the flat line

@@ -58,8 +58,9 @@ data.pivot_table(index="eval_dataset", columns=["method", "metric"], values="val
 # %% [markdown]
 # ## 2. Findings
 # Computed from the run, whatever it shows: each quantity behind a claim of the text, with a 95 %
-# bootstrap interval over the test images, judged by that interval. A resample's halves are its first and
-# second half of resampled images, so the interval also covers the choice of split.
+# bootstrap interval over the test images, judged by that interval. Each half of the images is resampled
+# within itself (the fitting half from the first half, the test half from the second), so that no image is
+# both fitted and tested on.
 
 # %%
 print(findings)

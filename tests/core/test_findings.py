@@ -122,3 +122,18 @@ def test_defined_mean_skips_undefined_values_quietly(recwarn):
 def test_an_undefined_finding_keeps_its_reason_and_is_not_checkable():
     finding = Finding.undefined("LAION-2B FT − others", "our run has no LAION-2B regime", "LAION-2B is worst", "<")
     assert finding.verdict == "not_checkable" and finding.interval.method == "undefined: our run has no LAION-2B regime"
+
+
+def test_a_stratified_bootstrap_resamples_each_stratum_within_itself():
+    data = np.r_[np.zeros(5), np.ones(7)]
+    seen = []
+
+    def first_half_mean(rows: np.ndarray) -> float:  # the first 5 rows must come from stratum 0 only
+        seen.append(rows)
+        return float(rows[:5].mean())
+
+    interval = bootstrap_interval(data, first_half_mean, resamples=50, strata=[0] * 5 + [1] * 7)
+    assert (interval.low, interval.high) == (0.0, 0.0) and "within 2 strata" in interval.method
+    assert all((rows[:5] == 0).all() and (rows[5:] == 1).all() for rows in seen)
+    unstratified = bootstrap_interval(data, lambda rows: float(rows[:5].mean()), resamples=50)
+    assert unstratified.high > 0  # without strata, the second stratum's rows reach the first positions
