@@ -108,7 +108,7 @@ print(path_findings(runs, "figure01", panels))
 #   dashed line rises smoothly: that jump is the switch of BatchNorm statistics. JST-1's two models are one
 #   model with step T's side modules scaled by s, so its solid path has no switch at s = 1 (its dashed path
 #   sits higher all along, the statistics re-estimated on the final step alone). On CLR the dips of both and
-#   JM's last-step share are not distinguishable, and JST-1's share is not checkable (no seed rises by .05).
+#   JM's last-step share are not distinguishable, and JST-1's share is not checkable (only one seed rises by .05: no interval).
 # - **A good initialization: contradicted on RCL for both** (|end − start| .85 for JM, .55 for JST-1): after a
 #   label flip the step-(T − 1) model is near chance on the final step. On CLR, whose final step is a rotation,
 #   JST-1 starts within about .05 of its end (.05, [.02, .08]: not distinguishable; .70 to .72), while JM

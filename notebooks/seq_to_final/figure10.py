@@ -45,8 +45,9 @@ pd.set_option("display.width", 200)
 # start, end, rise, dip, largest change along the path, last jump and its share of the rise, and barrier
 # (defined in Figure 1's notebook), mean and standard deviation over the seeds.
 #
-# **Differences from the paper's figure.** The paper's Fig. 10 draws RCL for the architectures Figure 1 leaves
-# out (Conv-4, Dense-4, Res-4). At mini Figure 1 draws Conv-1, so this figure draws Conv-2, the architecture the
+# **Differences from the paper's figure.** The paper's Fig. 10 completes RCL, of which Figure 1 shows only the
+# convolutional network (its top-right panel), with the other architectures ("the 4 synthetic sequences that are
+# not shown completely in Figure 1", App. G.1). At mini Figure 1 draws Conv-1, so this figure draws Conv-2, the architecture the
 # mini analysis runs add for it (about 7 CPU-s a seed; the Dense and Res networks cost 10-12 times Conv-1,
 # beyond the mini budget). At tiny it draws Figure 1's Conv-1 runs again; the full tier draws the paper's three
 # architectures. Figure 1's other differences apply (six of the paper's methods, a separate run from the

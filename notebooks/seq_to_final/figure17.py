@@ -40,7 +40,8 @@ pd.set_option("display.width", 200)
 # softmax) are compared with the oracle's by SVCCA (`lib.metrics.svcca`): the top singular directions
 # that hold 50 % (x) and 90 % (y) of the singular-value spectrum, as the official `get_singular_vecs`
 # counts it, then the mean canonical correlation. The "entire model" concatenates all layers' outputs, as
-# the caption says (the code averages the layers: `svcca_entire: layer_mean`). Points: the mean over the
+# the caption says and as this tier runs (`svcca_entire: concatenated`; the official code averages the layers
+# instead, the option `layer_mean`). Points: the mean over the
 # seeds. Panels in the paper's order (input conv, the block, output fc, entire model), on one square range
 # for every panel, from the lowest coordinate (rounded down to .1) to the oracle's (1, 1).
 #

@@ -105,6 +105,6 @@ print(report(findings))
 # - **Ablating the initialisation falls below standard fine-tuning, but within .02: not distinguishable** (+.03
 #   [−.06, .13]): the interval is far wider than the paper's .012 gap, and our point estimate has the other sign.
 #   Fine-tuning with a pull towards the previous weights gives exactly the same accuracy as standard FT here
-#   (.640 on every seed): at this scale the pull does not move the selected model.
+#   in every seed (mean .640): at this scale the pull does not move the selected model.
 # - **Fine-tuning beats ERM on the final step: not distinguishable** (+.02 [−.28, .32]; one seed's ERM is .49).
 # The toy cannot test this table's claims: they rest on differences of one percent, one run each.
