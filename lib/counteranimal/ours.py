@@ -32,7 +32,8 @@ from .study import Study, StudySettings
 
 HQ_FAMILIES = ("CLIP-HQ", "CLIP-DC", "CLIP-DFN")  # ours, and the paper's high-quality-data CLIPs
 PANELS = ("figure02", "figure13")  # the artefacts with an our-run panel: common vs counter
-READS = (*PANELS, "claims")  # the notebooks reading the study (claims: the ledger judged by its findings)
+# the notebooks reading the study: the panels, Figs. 8-9 (the findings on their claims), the ledger (judged by them)
+READS = (*PANELS, "figure08", "figure09", "claims")
 STANDIN_NAMES = {"clip": "", "vit": "ViT", "resnet": "ResNet"}  # our stand-ins' names in the figures' keys
 
 

@@ -61,3 +61,8 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # Fig. 3 cannot be redrawn exactly; the lower bounds show groups of 47 to 501 photos but one: class 37's counter
 # group, drawn as its printed percentages imply (1,776, beyond Sec. 2's 300–800 photos per class; 222 without
 # Table 16's 62.22, which is likely misprinted). The common total they imply contradicts the text.
+
+# %% [markdown]
+# ## 5. Our run
+# Nothing to compare: the miniature's group sizes are set by its settings (every held-out digit appears once on
+# its common and once on its counter background), not collected and filtered as the paper's photos are.

@@ -58,3 +58,9 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # ## 4. Verdict
 # ViT/B/16 and ViT/L/14 on LAION400M still drop 20.9 and 17.6 points (above the 17 the text quotes); LAION2B
 # and OpenAI ViT/B/32 drop 24.2 and 23.5, all less than the curation model's 30.2.
+
+# %% [markdown]
+# ## 5. Our run
+# Not testable here: our CLIPs share one backbone (`tiny_clip`) and one kind of caption data, differing only in
+# data size and correlation (Figure 13's notebook draws them, `figure13_ours`), so whether backgrounds found with
+# one CLIP transfer to other backbones and pre-training sets has no counterpart in the toy.

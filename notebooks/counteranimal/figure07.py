@@ -57,3 +57,7 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # The drop falls at 3 of 4 steps on LAION2B (ViT/G/14 drops more than ViT/H/14), 3 of 4 for the OpenAI ResNets
 # (RN50×4 more than RN101) and at both steps for the OpenAI ViTs: a clear but not strict trend, as the text
 # says.
+
+# %% [markdown]
+# ## 5. Our run
+# Not testable here: the miniature has one CLIP architecture (`tiny_clip`), so backbone scale has no counterpart.

@@ -59,3 +59,9 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # the CLIP line extrapolated to their common accuracy (it predicts 11 and −1 % counter accuracy on the linear
 # axis, 24 and 18 % on the logit axis; they score 40 and 30 %), an extrapolation well outside the CLIPs' range
 # (65–91 %) that says little.
+
+# %% [markdown]
+# ## 5. Our run
+# Our setup, 1 vs 10 (every model chooses among the miniature's ten classes), is a restricted label space like
+# this figure's 1 vs 20; Figure 2's notebook draws ours beside both of the paper's panels (`figure02_ours`), with
+# the findings and their intervals, and Figure 13's notebook labels our models by name (`figure13_ours`).

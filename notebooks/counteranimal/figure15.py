@@ -58,3 +58,8 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # ## 4. Verdict
 # Most class drops stay positive for every CLIP (43 to 45 of 45), but they shrink and reorder away from the
 # curation model; negative drops appear for classes 14, 33 and 42, as the text notes for 33 and 42.
+
+# %% [markdown]
+# ## 5. Our run
+# Not drawn: the miniature's counter backgrounds are fixed by construction rather than found per class with a
+# curation CLIP, so whether the paper's class-wise drops carry over to other CLIPs has no counterpart in the toy.
