@@ -689,7 +689,8 @@ def assess_ours(claim: Claim, run: OurRun | None) -> Verdict:
     if claim.ours_findings:
         return _by_findings(claim, run)
     if claim.reason and not claim.ours:
-        return unverifiable(claim.reason)
+        return unverifiable(f"no finding or table of our run is tied to this claim (on the paper's numbers: "
+                            f"{claim.reason})")
     if claim.bespoke is not None and not claim.ours:
         return unverifiable("judged by a bespoke assessor of the paper's tables, not applied to our run")
     try:

@@ -16,8 +16,9 @@
 # `lib/imagenet_rib/claims.py`.
 #
 # The same claims file is judged on our miniature benchmark (section 6): on the mean over seeds, and
-# on each seed; a verdict of ours stands only when every seed reaches it (`not_distinguishable`
-# otherwise, and with one seed there is no interval to judge by). Ten claims our run's tables cannot
+# on each seed; a verdict of ours stands only when a one-sided sign test over the seeds rejects a fair coin
+# at 5 % (every seed, of at least five: `not_distinguishable` otherwise, so at `mini`'s two seeds every
+# table-based verdict of ours is `not_distinguishable` at best; with one seed there is no interval to judge by). Ten claims our run's tables cannot
 # reach are judged instead by the findings the table and figure notebooks draw from our run.
 
 # %% tags=["parameters"]

@@ -10,7 +10,7 @@
 # Alignment (CKA), in ViT-B/16 models pretrained on various datasets."
 #
 # Figure 7 prints no numbers: its values exist only as an image, so there is no paper track to redraw
-# or audit (App. B–D describe the method; the claims that rest on it are `not_checkable` in the
+# or audit (Sec. 4.5 describes the method; the claims that rest on it are `not_checkable` in the
 # ledger). This notebook is our run of the same analysis.
 
 # %% tags=["parameters"]

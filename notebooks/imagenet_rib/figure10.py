@@ -9,7 +9,7 @@
 # dataset design."
 #
 # Figure 10 prints no numbers: its values exist only as an image, so there is no paper track to redraw
-# or audit (App. B–D describe the method; the claims that rest on it are `not_checkable` in the
+# or audit (App. B.2 describes the method; the claims that rest on it are `not_checkable` in the
 # ledger). This notebook is our run of the same analysis.
 
 # %% tags=["parameters"]

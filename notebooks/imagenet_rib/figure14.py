@@ -1,15 +1,16 @@
 # %% [markdown]
 # # imagenet_rib — Figure 14: representation shifts per fine-tuning method (CKA)
 #
-# **Question.** How much does each fine-tuning method change the representation, block by block? Fig.
-# 14 follows the CKA between pretrained and fine-tuned ViT-B/16 while fine-tuning on ImageNet-R, for
-# models pretrained on various datasets.
+# **Question.** Fig. 14 follows the CKA between pretrained and fine-tuned ViT-B/16 over the epochs of
+# fine-tuning on ImageNet-R, for models pretrained on various datasets. Our miniature has no such
+# pretrainings, so this notebook asks a question of its own, not the paper's: how much does each
+# fine-tuning method change the representation, block by block?
 #
 # **Caption.** "Representational shifts while fine-tuning on ImageNet-R, analyzed by Centered Kernel
 # Alignment (CKA), in ViT-B/16 models pretrained on various datasets."
 #
 # Figure 14 prints no numbers: its values exist only as an image, so there is no paper track to redraw
-# or audit (App. B–D describe the method; the claims that rest on it are `not_checkable` in the
+# or audit (Sec. 4.5 describes the method; the claims that rest on it are `not_checkable` in the
 # ledger). This notebook is our run of the same analysis.
 
 # %% tags=["parameters"]
