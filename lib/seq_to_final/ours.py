@@ -164,6 +164,19 @@ ROW_COLUMNS = {"table02": "sequence", "table15": ""}
 TRAIN_DATASETS = {**SEQUENCE_TABLES, "table14": "Rotation sequences", "table15": SEQUENCE_TABLES["table09"]}
 
 
+def identical_runs(frame: pd.DataFrame, method: str, other: str) -> pd.DataFrame:
+    """Per sequence: how many (architecture, seed) runs it has and in how many `method`'s test accuracy equals
+    `other`'s to the last digit, as when a stage of `method` keeps its start model (LP-FT whose probe selects its
+    epoch 0 is FT): a claim of the one against the other then compares a model with itself. No rows where the
+    tier runs only one of the two."""
+    wide = frame[frame["column"].isin([method, other])].pivot_table(
+        index=["sequence", "architecture", "seed"], columns="column", values="accuracy", sort=False)
+    if not {method, other} <= set(wide.columns):
+        return pd.DataFrame(columns=["sequence", "runs", f"{method} = {other}"])
+    same = (wide[method] == wide[other]).groupby(level="sequence", sort=False)
+    return pd.DataFrame({"runs": same.size(), f"{method} = {other}": same.sum()}).reset_index()
+
+
 def comparison_frame(frame: pd.DataFrame, artefact: str) -> pd.DataFrame:
     """The paper's printed table and ours in one tidy frame (`lib.results`): `model` the row (an architecture,
     a length, `Mean`, `Std dev`; Table 2: the sequence; Table 15: empty), `method` the column, `metric`

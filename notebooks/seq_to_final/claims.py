@@ -115,3 +115,16 @@ ours[["claim_id", "verdict", "ours_verdict"]]
 
 # %%
 print(format_ledger(ours))
+
+# %% [markdown]
+# What our LP-FT is: the code's early stopping counts epoch 0, so a probe that cannot improve on its start head
+# keeps it, and LP-FT is then FT. Per sequence, in how many runs the two reach the same test accuracy; where all
+# do, a claim of LP-FT against FT (`lp-ft-label-flip` on the label-flip sequence RCL) compares FT with itself.
+
+# %%
+from lib.seq_to_final.ours import identical_runs, run_study
+
+same = identical_runs(run_study(study_params, results_dir)[1], "LP-FT", "FT")
+every = same.loc[same["LP-FT = FT"] == same["runs"], "sequence"].tolist()
+print(same.to_string(index=False) if len(same) else "This tier does not run both LP-FT and FT.")
+print(f"LP-FT reaches FT's test accuracy in every run on: {', '.join(every) or 'no sequence'}")

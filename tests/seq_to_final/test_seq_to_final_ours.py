@@ -175,3 +175,12 @@ def test_gap_closed_is_the_share_of_the_baseline_to_oracle_gap_per_row_and_sourc
     theirs = gaps[(gaps["source"] == "paper") & (gaps["model"] == "Res-4")].set_index("method")["value"]
     assert theirs["FT"] == pytest.approx((printed["FT"] - printed["Baseline"]) / (printed["Oracle"] - printed["Baseline"]))
     assert (gaps["metric"] == ours.GAP).all()
+
+
+def test_identical_runs_counts_the_runs_where_two_methods_reach_the_same_accuracy():
+    frame = pd.DataFrame({"sequence": ["RCL"] * 4 + ["CLR"] * 4, "architecture": "Conv-1",
+                          "seed": [0, 0, 1, 1] * 2, "column": ["FT", "LP-FT"] * 4,
+                          "accuracy": [0.5, 0.5, 0.6, 0.6, 0.5, 0.7, 0.6, 0.6]})
+    counts = ours.identical_runs(frame, "LP-FT", "FT").set_index("sequence")
+    assert counts.loc["RCL"].tolist() == [2, 2] and counts.loc["CLR"].tolist() == [2, 1]
+    assert ours.identical_runs(frame[frame["column"] == "FT"], "LP-FT", "FT").empty  # a tier without LP-FT
