@@ -124,9 +124,11 @@ def our_run(params: Mapping[str, Any]) -> OurRun:
     if frame["run"].isin(ABLATION_RUNS).any():
         frames["table15"] = _our_table15(frame)
     runs = cache(lambda: read_runs(params["geometry_params"], params["results_dir"]))  # read once, when first asked
-    tier = tier_of(params["geometry_params"])
+
+    def panels(artefact: str) -> list[str]:  # the panels the figure's notebook draws at the analysis runs' tier
+        return notebook_params(PAPER, artefact, tier_of(params["geometry_params"]))["panels"]
+
     producers = {**{artefact: lambda f=findings: f(runs()) for artefact, findings in FIGURE_FINDINGS.items()},
-                 **{artefact: lambda a=artefact: path_findings(runs(), a, notebook_params(PAPER, a, tier)["panels"])
-                    for artefact in PATH_CLAIMS}}
+                 **{artefact: lambda a=artefact: path_findings(runs(), a, panels(a)) for artefact in PATH_CLAIMS}}
     return replace(seed_run(frames, tier_of(params["study_params"])),
                    findings=findings_of(lambda artefact: producers[artefact]()))
