@@ -55,6 +55,6 @@ rows[["quantity", "printed", "recomputed", "delta", "tolerance", "status", "note
 
 # %% [markdown]
 # ## Our run
-# Our miniature run of this table (the shift sequences, all 18 methods and small architectures of each
-# family, several seeds) is added by a later session; this notebook then draws it beside the paper's
-# numbers.
+# This table gives the paper's sample sizes; there is no run of ours to draw. Our tiers scale them: the study's
+# settings file (`params/<tier>/seq_to_final/study.yaml`) says by how much for the four-step sequences (`sizes`)
+# and for the variable-length ones (`variable_length_scale`, a factor on this table's sizes).
