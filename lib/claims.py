@@ -65,7 +65,7 @@ import pandas as pd
 import yaml
 
 from . import PAPERS
-from .findings import Finding, overall, summary
+from .findings import Finding, bearing_on, overall, summary
 from .paths import PUBLISHED_DIR
 from .verdicts import VERDICTS
 
@@ -673,7 +673,7 @@ def _by_findings(claim: Claim, run: OurRun) -> Verdict:
     names = ", ".join(claim.ours_findings)
     if run.findings is None:
         return unverifiable(f"{run.tier}: this run draws no findings ({names})")
-    parts = [f for name in claim.ours_findings for f in run.findings(name) if f.claim_id == claim.claim_id]
+    parts = [f for name in claim.ours_findings for f in bearing_on(run.findings(name), claim.claim_id)]
     if not parts:
         return unverifiable(f"{run.tier}: no finding of {names} bears on this claim at this tier")
     return Verdict(overall(parts), f"{run.tier}: by our run's findings ({names}; each judged by its own interval): "

@@ -222,6 +222,11 @@ def markdown(findings: Sequence[Finding]) -> str:
     return "\n".join(lines)
 
 
+def bearing_on(findings: Sequence[Finding], *claim_ids: str) -> "Findings":
+    """The findings whose `claim_id` is one of `claim_ids` (the ledger claims they bear on), in their order."""
+    return Findings([f for f in findings if f.claim_id in claim_ids])
+
+
 class Findings(tuple):
     """The findings of one panel: a tuple of `Finding` that prints as its `report` and has an overall verdict."""
 

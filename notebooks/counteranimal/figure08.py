@@ -73,7 +73,7 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 
 # %%
 from lib.counteranimal.ours import findings, our_points, run_study
-from lib.findings import Findings
+from lib.findings import bearing_on
 
 _, ours = run_study(study_params, results_dir)
-print(Findings([f for f in findings(our_points(ours)) if f.claim_id in {"high-quality-effective-robustness"}]))
+print(bearing_on(findings(our_points(ours)), "high-quality-effective-robustness"))

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from lib.findings import (Finding, Findings, Interval, defined_mean, bootstrap_interval, difference_interval, mean_interval, markdown, overall, report,
+from lib.findings import (Finding, Findings, bearing_on, Interval, defined_mean, bootstrap_interval, difference_interval, mean_interval, markdown, overall, report,
                           summary, table)
 
 
@@ -137,3 +137,11 @@ def test_a_stratified_bootstrap_resamples_each_stratum_within_itself():
     assert all((rows[:5] == 0).all() and (rows[5:] == 1).all() for rows in seen)
     unstratified = bootstrap_interval(data, lambda rows: float(rows[:5].mean()), resamples=50)
     assert unstratified.high > 0  # without strata, the second stratum's rows reach the first positions
+
+
+def test_bearing_on_keeps_the_findings_of_the_named_claims_in_order():
+    parts = [Finding(q, 1.0, Interval(0.5, 1.5, "t"), "c", ">", 0.0, claim_id=cid)
+             for q, cid in (("a", "x"), ("b", "y"), ("c", ""), ("d", "x"))]
+    assert [f.quantity for f in bearing_on(parts, "x")] == ["a", "d"]
+    assert [f.quantity for f in bearing_on(parts, "y", "x")] == ["a", "b", "d"]
+    assert isinstance(bearing_on(parts, "z"), Findings) and not bearing_on(parts, "z")
