@@ -27,7 +27,7 @@ import numpy as np
 from scipy import special
 
 Accuracies = Mapping[str, float]
-Baseline = Callable[[float], float]
+Baseline = Callable[[float | np.ndarray], float | np.ndarray]  # one accuracy, or an array element by element
 BaselineFit = Callable[[Sequence[float], Sequence[float]], Baseline]
 
 _SCALES: dict[str, tuple[Callable[[np.ndarray], np.ndarray], Callable[[np.ndarray], np.ndarray]]] = {
@@ -92,7 +92,7 @@ def fit_linear_baseline(
 
     slope, intercept = np.polyfit(transform(x), transform(y), deg=1)
 
-    def baseline(accuracy: float) -> float:
+    def baseline(accuracy: float | np.ndarray) -> float | np.ndarray:
         value = inverse(slope * transform(accuracy) + intercept) * 100
         return float(value) if np.ndim(value) == 0 else value
 
