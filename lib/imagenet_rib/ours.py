@@ -9,7 +9,8 @@ bootstrap over those cells.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -137,10 +138,29 @@ def backward_findings(table: pd.DataFrame) -> list[Finding]:
             for r in _regimes(table)]
 
 
-def finetune_set_findings(table: pd.DataFrame) -> list[Finding]:
-    """Table 19 (App. J.3): per regime, FT and LP-FT learn the fine-tuning sets best, Visual Prompt and LoRA worst."""
-    groups = {("FT", "LP-FT"): (">", "generally achieve the highest accuracy"),
-              ("Visual Prompt", "LoRA"): ("<", "show the lowest accuracy")}
+@dataclass(frozen=True)
+class FitClaim:
+    """A caption's claim on the fine-tuning-set accuracy (Tables 19 and 21): which methods it puts highest
+    (`>`) and lowest (`<`), and the caption's own words."""
+
+    groups: Mapping[tuple[str, ...], tuple[str, str]]  # methods -> (direction, what the caption says of them)
+    paper: str
+
+
+FIT_CLAIMS = {
+    "table19": FitClaim({("FT", "LP-FT"): (">", "generally achieve the highest accuracy"),
+                         ("Visual Prompt", "LoRA"): ("<", "show the lowest accuracy")},
+                        "FT and LP-FT highest, Visual Prompt and LoRA lowest (Table 19, ViT-B/16)"),
+    "table21": FitClaim({("FT", "LP-FT"): (">", "generally achieve the highest accuracy"),
+                         ("EWC",): ("<", "shows the lowest accuracy")},
+                        "FT and LP-FT highest, EWC lowest (Table 21, ResNets)"),
+}
+
+
+def finetune_set_findings(table: pd.DataFrame, artefact: str = "table19") -> list[Finding]:
+    """Tables 19 and 21 (App. J.3): per regime, each group of methods of the caption's claim (`FIT_CLAIMS`)
+    learns the fine-tuning sets better (or worse) than the other methods, on average."""
+    claim = FIT_CLAIMS[artefact]
 
     def gap(methods: tuple[str, ...]) -> Callable[[pd.DataFrame], float]:
         return lambda rows: float(rows.loc[list(methods), FT_SET].mean() - rows[FT_SET].drop(list(methods)).mean())
@@ -148,8 +168,8 @@ def finetune_set_findings(table: pd.DataFrame) -> list[Finding]:
     return [per_seed_finding(table, r, list(methods), gap(methods),
                              f"{r}: mean {FT_SET} of {' and '.join(methods)} − mean of the other methods (points)",
                              f"{' and '.join(methods)} {text} on the fine-tuning sets", direction, 0.0,
-                             "FT and LP-FT highest, Visual Prompt and LoRA lowest (Table 19)", "table19-caption")
-            for r in _regimes(table) for methods, (direction, text) in groups.items()]
+                             claim.paper, f"{artefact}-caption")
+            for r in _regimes(table) for methods, (direction, text) in claim.groups.items()]
 
 
 def ood_cells(acc: pd.DataFrame, suite: list[str]) -> pd.DataFrame:

@@ -229,10 +229,22 @@ def pair_runs(artefact: str) -> list[ExperimentRun]:
         rows = [r for reg in ("r1", "r2") for s in seeds for v in grid
                 for r in benchmark(reg, {"FT": -5.0, "WiSE-FT": v * 10 + s}, s, **{key: v})]
         return [run(rows, key)]
+    if artefact == "table21":  # one regime, as the experiment `resnets` runs
+        rows = [r for s in seeds for r in benchmark("r1", {"FT": 10.0, "LP-FT": 8.0 + s, "EWC": -4.0, "LwF": 2.0}, s)]
+        return [run(rows)]
     selected = {} if artefact == "table08" else {"selected_epoch": 2}
     first = [r for reg in ("r1", "r2") for s in seeds for r in benchmark(reg, {"FT": -1.0 - s, "LwF": 1.0}, s, **selected)]
     main = [r for reg in ("r1", "r2") for s in seeds for r in benchmark(reg, {"FT": -3.0, "LwF": 0.5 + s}, s)]
     return [run(first), run(main)]
+
+
+def test_resnets_panel_judges_table21s_caption_by_its_groups_of_methods():
+    data, fig, findings = PANELS["table21"](*pair_runs("table21"))
+    # FT and LP-FT (60, 58 + seed) against EWC and LwF (46, 52); EWC (46) against the three others
+    assert estimates(findings) == pytest.approx([10.25, -(10 + 2 / 3 + 11) / 2])
+    assert [f.claim_id for f in findings] == ["table21-caption"] * 2 and findings.verdict == "supported"
+    assert "EWC lowest (Table 21" in findings[1].paper
+    assert data.set_index("method").loc["EWC", "r1"] == pytest.approx(46.0)
 
 
 @pytest.mark.parametrize("artefact", sorted(EXPERIMENT_PAIRS))
