@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import pandas as pd
@@ -162,11 +163,12 @@ BESPOKE: dict[str, Callable[[Tables], Verdict]] = {
 }
 
 
-def _miniature_findings(params: Mapping[str, Any]) -> Findings:
-    """The findings of Figs. 2 and 13 (the same for both) on the miniature CounterAnimal (`study_params`)."""
-    from .ours import findings, our_points, run_study
+def _miniature_findings(params: Mapping[str, Any], artefact: str) -> Findings:
+    """The findings the notebook of `artefact` prints on the miniature CounterAnimal (`study_params`;
+    `ours.STUDY_FINDINGS`)."""
+    from .ours import STUDY_FINDINGS, our_points, run_study
 
-    return findings(our_points(run_study(params["study_params"], params["results_dir"])[1]))
+    return STUDY_FINDINGS[artefact](our_points(run_study(params["study_params"], params["results_dir"])[1]))
 
 
 def _simulation_findings(params: Mapping[str, Any]) -> Findings:
@@ -178,7 +180,8 @@ def _simulation_findings(params: Mapping[str, Any]) -> Findings:
 
 
 FINDINGS_PRODUCERS: dict[str, Callable[[Mapping[str, Any]], Findings]] = {
-    "figure02": _miniature_findings, "simulation": _simulation_findings}
+    **{a: partial(_miniature_findings, artefact=a) for a in ("figure02", "figure06", "figure08")},
+    "simulation": _simulation_findings}
 OUR_FINDINGS = tuple(FINDINGS_PRODUCERS)
 """What judges a claim of the ledger on our run by findings (`ours: {findings: [...]}`)."""
 
@@ -188,7 +191,7 @@ def our_run(params: Mapping[str, Any]) -> OurRun:
     replicate: the MultiColored digits study (`multicolored_params`) as Table 8 (`table08`: accuracies in %, labels
     as printed) and the ColoredCOCO-style study (`coloredcoco_params`) as Table 7 (`table07`, our model as its
     `backbone`). The miniature CounterAnimal's models are not the paper's, so the claims on its tables are judged
-    on ours only by the findings of Figs. 2 and 13 (`OUR_FINDINGS`), and the theorem by its simulation."""
+    on ours only by the findings of Figs. 2, 6, 8 and 13 (`OUR_FINDINGS`), and the theorem by its simulation."""
     from ..params import tier_of
     from .coloredcoco import run_study as run_coloredcoco
     from .multicolored import run_study as run_multicolored

@@ -6,8 +6,10 @@ What varies per artefact is data (the dicts below); matplotlib is imported only 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pandas as pd
 
 from ..audit import audit_paper
@@ -394,31 +396,46 @@ def numbered_key(ax: plt.Axes, key_ax: plt.Axes, data: pd.DataFrame, label: str)
     return numbers
 
 
-def draw_bars(figure: str) -> tuple[plt.Figure, pd.DataFrame]:
-    """Figs. 5–9: common, counter and drop of the models each panel compares (Tables 3 and 4)."""
+def bar_panels(table: pd.DataFrame, panels: Mapping[str, list[str]], setup: str, label: Callable[[str], str],
+               ranges: pd.DataFrame | None = None) -> tuple[plt.Figure, pd.DataFrame]:
+    """Common, counter and drop of the models each panel compares, in the panel's order: `table` has one row per
+    model (indexed by name) with its family and the three metrics; tick colours by family, one 0-112 % axis for
+    every figure. `ranges` (same index, `<metric> low` and `<metric> high` columns) adds black range bars (ours:
+    over seeds). `(figure, data drawn)`, the data with a `panel` column."""
     import matplotlib.pyplot as plt
 
-    table = pd.concat([wide(model_table("table03")), wide(model_table("table04"))], ignore_index=True)
-    table = table.set_index("model")
-    panels = PANELS[figure]
     fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 4), squeeze=False)
     frames = []
     for ax, (title, models) in zip(axes[0], panels.items()):
-        part = table.loc[models, ["family", "common", "counter", "drop"]].reset_index()
-        part["panel"] = title
-        frames.append(part)
-        labels = [m.replace("CLIP-", "") if m.startswith("CLIP-") else f"ImageNet {m}" for m in part["model"]]
-        part.set_index(pd.Index(labels))[["common", "counter", "drop"]].plot.bar(
-            ax=ax, rot=60, color=["tab:blue", "tab:red", "dimgrey"], width=0.8, legend=False)
+        part = table.loc[models, ["family", *METRICS]]
+        errors = None
+        if ranges is not None:
+            spread = ranges.loc[models]
+            errors = np.stack([[part[m] - spread[f"{m} low"], spread[f"{m} high"] - part[m]] for m in METRICS])
+        part.set_index(pd.Index([label(m) for m in models]))[METRICS].plot.bar(
+            ax=ax, rot=60, color=["tab:blue", "tab:red", "dimgrey"], width=0.8, legend=False, yerr=errors,
+            error_kw={"ecolor": "black", "elinewidth": 0.8, "capsize": 2})
         for tick, family in zip(ax.get_xticklabels(), part["family"]):
             tick.set_color(FAMILY_COLOURS[family])
             tick.set_ha("right")
-        ax.set(title=title, ylabel="accuracy / drop (%), 1 vs 1000", ylim=(0, 112))
+        ax.set(title=title, ylabel=f"accuracy / drop (%), {setup}", ylim=(0, 112))
         ax.title.set_fontsize(9)
         ax.tick_params(axis="x", labelsize=7)
+        frames.append(part.reset_index().assign(panel=title))
     axes[0, 0].legend(fontsize=7, ncol=3, loc="upper left")
     fig.tight_layout()
     return fig, pd.concat(frames, ignore_index=True)
+
+
+def paper_bar_label(model: str) -> str:
+    """A Table 3 / 4 row's name under its bars: the CLIP's setup without `CLIP-`, `ImageNet <name>` otherwise."""
+    return model.removeprefix("CLIP-") if model.startswith("CLIP-") else f"ImageNet {model}"
+
+
+def draw_bars(figure: str) -> tuple[plt.Figure, pd.DataFrame]:
+    """Figs. 5–9: common, counter and drop of the models each panel compares (`PANELS`; Tables 3 and 4)."""
+    table = pd.concat([wide(model_table("table03")), wide(model_table("table04"))], ignore_index=True)
+    return bar_panels(table.set_index("model"), PANELS[figure], "1 vs 1000", paper_bar_label)
 
 
 def draw_class_drops(models: list[str], title: str) -> tuple[plt.Figure, pd.DataFrame]:

@@ -1,11 +1,13 @@
-"""Our CounterAnimal study (`study.py`) in the paper's scatter figures, with findings on its claims.
+"""Our CounterAnimal study (`study.py`) in the paper's figures, with findings on its claims.
 
-Figures 2 and 13 put counter against common accuracy per family with a line fit to the CLIPs and
+Figures 2, 13 and 14 put counter against common accuracy per family with a line fit to the CLIPs and
 one to the ImageNet models. `our_panel` draws the paper's panels (Fig. 2: 1 vs 1000 and 1 vs 20; Fig. 13:
-1 vs 1000, points numbered) and ours beside them with one function (`figures.scatter_panel`), one point
-per (model, seed), and judges the paper's claims on
-our run (`findings`): each quantity is computed per seed and given a t-interval over seeds (a run of
-one seed, e.g. the full tier's checkpoints, gets a bootstrap over its models instead).
+1 vs 1000, Fig. 14: 1 vs 20, points numbered) and ours beside them with one function (`figures.scatter_panel`),
+one point per (model, seed), and judges the paper's claims on our run (`findings`): each quantity is computed
+per seed and given a t-interval over seeds (a run of one seed, e.g. the full tier's checkpoints, gets a
+bootstrap over its models instead). Figures 6, 8 and 9 compare models as bars; `our_bars` draws the
+comparisons our zoo has an analogue of (`OUR_BARS`) with the paper's bar function (`figures.bar_panels`),
+and `bar_findings` judges Figs. 6 and 8's claims on them (`BAR_CLAIMS`).
 
 In the miniature, "CLIP" is a tiny CLIP pre-trained contrastively on captioned digits whose
 background follows the class with the miniature's spurious correlation, "CLIP-HQ" the same on data
@@ -16,6 +18,7 @@ the CLIPs (not on other data, as the paper's ImageNet models were: see the noteb
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +30,13 @@ from ..findings import Finding, Findings, Interval, bootstrap_interval, mean_int
 from ..params import tier_of
 from ..store import RunContext, precompute_study
 from .effective_robustness import residuals
-from .figures import SCATTERS, number_panels, paper_panel_title, scatter_axes, scatter_panel, scatter_points
+from .figures import METRICS, SCATTERS, number_panels, paper_panel_title, scatter_axes, scatter_panel, scatter_points
 from .study import Study, StudySettings
 
 HQ_FAMILIES = ("CLIP-HQ", "CLIP-DC", "CLIP-DFN")  # ours, and the paper's high-quality-data CLIPs
-PANELS = ("figure02", "figure13")  # the artefacts with an our-run panel: common vs counter
-# the notebooks reading the study: the panels, Figs. 8-9 (the findings on their claims), the ledger (judged by them)
-READS = (*PANELS, "figure08", "figure09", "claims")
+PANELS = ("figure02", "figure13", "figure14")  # the artefacts with an our-run panel: common vs counter
+# the notebooks reading the study: the scatter panels, the bars of Figs. 6, 8 and 9 (`OUR_BARS`), the ledger
+READS = (*PANELS, "figure06", "figure08", "figure09", "claims")
 STANDIN_NAMES = {"clip": "", "vit": "ViT", "resnet": "ResNet"}  # our stand-ins' names in the figures' keys
 
 
@@ -173,8 +176,95 @@ def _stated(finding: Finding, unit: str = "points") -> str:
             f"{finding.interval.low:.1f} to {finding.interval.high:.1f})")
 
 
+# -- Figs. 6, 8 and 9 as bars: the comparisons of our zoo that have an analogue in the paper's panels ----------
+OUR_BARS: dict[str, dict[str, tuple[str, list[str]]]] = {  # figure -> panel -> (which of our models, drawn in order of)
+    "figure06": {"tiny CLIP, pre-training size n varies": ("family == 'CLIP'", ["images"]),
+                 "CLIP-HQ (weaker correlation), n varies": ("family == 'CLIP-HQ'", ["images"])},
+    "figure08": {"CLIP against CLIP-HQ at each size n": ("family in ('CLIP', 'CLIP-HQ')", ["images", "family"])},
+    "figure09": {"ViT image towers: CLIP against supervised ViT": ("family == 'CLIP' or architecture == 'tiny_vit'",
+                                                                   ["family", "images"])},
+}
+
+
+def our_bars(artefact: str, settings: StudySettings, frame: pd.DataFrame) -> tuple[Figure, pd.DataFrame]:
+    """The panels of `OUR_BARS[artefact]` from our study, drawn by `figures.bar_panels` as the paper's are: each
+    model's mean over seeds, black bars the range over seeds, named as in the scatter keys (`our_labels`);
+    `(figure, data)`, the data with `source` ours."""
+    from .figures import bar_panels
+
+    points = our_points(frame)
+    named = points.assign(label=our_labels(points))
+    table = named.groupby(["label", "family"], sort=False)[METRICS].agg(["mean", "min", "max"])
+    means = table.xs("mean", axis=1, level=1).reset_index("family")
+    ranges = pd.concat({f"{m} {end}": table[(m, how)] for m in METRICS for end, how in (("low", "min"), ("high", "max"))},
+                       axis=1).droplevel("family")
+    panels = {title: list(dict.fromkeys(named.query(query).sort_values(order, kind="stable")["label"]))
+              for title, (query, order) in OUR_BARS[artefact].items()}
+    candidates = "1 vs 10" if settings.source == "miniature" else "1 vs 1000"
+    fig, data = bar_panels(means, panels, candidates, str, ranges)
+    fig.suptitle(f"ours ({frame['tier'].iloc[0]}, {points['seed'].nunique()} seeds; black: the range over seeds)",
+                 fontsize=10)
+    fig.tight_layout()
+    return fig, data.rename(columns={"label": "model"}).assign(source="ours")
+
+
+def _drop_by_size(points: pd.DataFrame, family: str) -> pd.Series:
+    """The mean drop of `family` at each pre-training size (one seed's points)."""
+    return points[points["family"] == family].groupby("images")["drop"].mean().sort_index()
+
+
+def size_drop_change(family: str) -> Callable[[pd.DataFrame], float]:
+    """The drop of `family` at its largest pre-training size minus at its smallest; NaN with fewer than two sizes."""
+    def statistic(points: pd.DataFrame) -> float:
+        drops = _drop_by_size(points, family)
+        return float(drops.iloc[-1] - drops.iloc[0]) if len(drops) >= 2 else float("nan")
+    return statistic
+
+
+def quality_gap(metric: str) -> Callable[[pd.DataFrame], float]:
+    """CLIP-HQ's `metric` minus CLIP's, mean over the pre-training sizes both have; NaN if none."""
+    def statistic(points: pd.DataFrame) -> float:
+        by = points.groupby(["family", "images"])[metric].mean()
+        if not {"CLIP", "CLIP-HQ"} <= set(by.index.get_level_values("family")):
+            return float("nan")
+        gap = (by.xs("CLIP-HQ") - by.xs("CLIP")).dropna()
+        return float(gap.mean()) if len(gap) else float("nan")
+    return statistic
+
+
+# figure -> (quantity, statistic, the paper's claim, direction, what the paper shows, the ledger claim it bears on)
+BAR_CLAIMS: dict[str, tuple[tuple[str, Callable[[pd.DataFrame], float], str, str, str, str], ...]] = {
+    "figure06": tuple(
+        (f"drop of {family} at its largest pre-training size − at its smallest (points)", size_drop_change(family),
+         "scaling up the pre-training data does not necessarily reduce the drop (read: it does not fall)", ">",
+         "LAION2B (2B) drops more than DataComp1B (1.4B) at both backbones (Table 3)", "data-scale")
+        for family in ("CLIP", "CLIP-HQ")),
+    "figure08": (
+        ("mean drop of CLIP-HQ − of CLIP at the same pre-training sizes (points)", quality_gap("drop"),
+         "CLIPs trained on high-quality data show smaller drops (Sec. 5.2)", "<",
+         "DataComp / DFN rows drop less per backbone (Table 3)", "high-quality-data"),
+        ("mean common accuracy of CLIP-HQ − of CLIP at the same pre-training sizes (points)", quality_gap("common"),
+         "CLIPs trained on high-quality data show better performance (Sec. 5.2)", ">",
+         "DataComp / DFN rows more accurate per backbone (Table 3)", "high-quality-data")),
+}
+
+
+def bar_findings(artefact: str, points: pd.DataFrame) -> Findings:
+    """The claims of `BAR_CLAIMS[artefact]` judged on our points, each by its interval over seeds."""
+    out = []
+    for quantity, statistic, claim, direction, paper, claim_id in BAR_CLAIMS[artefact]:
+        estimate, interval = interval_over_seeds(points, statistic)
+        out.append(Finding(quantity, estimate, interval, claim, direction, 0.0, paper, claim_id))
+    return Findings(out)
+
+
+# the findings each notebook prints on our points (`our_points`); the ledger judges claims by them
+STUDY_FINDINGS: dict[str, Callable[[pd.DataFrame], Findings]] = {
+    "figure02": findings, "figure06": partial(bar_findings, "figure06"), "figure08": partial(bar_findings, "figure08")}
+
+
 def verdict_text(points: pd.DataFrame, found: Findings) -> str:
-    """The "Verdict on our run" of Figs. 2 and 13 as Markdown bullets, one per claim of `CLAIMS`, every
+    """The "Verdict on our run" of Figs. 2, 13 and 14 as Markdown bullets, one per claim of `CLAIMS`, every
     number computed from our points (`our_points`) and their findings (`findings`), the per-model means
     over seeds named as in the figures' keys (`our_labels`)."""
     clip, imagenet, gap, residual, high_quality = found
@@ -213,8 +303,8 @@ def verdict_text(points: pd.DataFrame, found: Findings) -> str:
 
 def our_panel(artefact: str, settings: StudySettings, frame: pd.DataFrame) -> tuple[pd.DataFrame, Figure, Findings]:
     """The artefact's panels from the paper's numbers (Fig. 2: both, 1 vs 1000 and 1 vs 20) and ours from
-    our study beside them, each drawn by `figures.scatter_panel` on the full 0-100 % scale (Fig. 13: every
-    point numbered, with a key beside each panel): `(data, figure, findings)`, data being the point sets
+    our study beside them, each drawn by `figures.scatter_panel` on the full 0-100 % scale (Figs. 13 and 14:
+    every point numbered, with a key beside each panel): `(data, figure, findings)`, data being the point sets
     with a `source` column (paper / ours)."""
     if artefact not in PANELS:
         raise KeyError(f"no our-run panel for {artefact!r}; panels exist for {list(PANELS)}")

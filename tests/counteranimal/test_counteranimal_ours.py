@@ -13,8 +13,8 @@ import pytest
 
 from lib.counteranimal import ours
 from lib.counteranimal.ours import (
-    clip_drop, drop_gap, findings, high_quality_residual, imagenet_drop, imagenet_residual, interval_over_seeds,
-    our_panel, our_points,
+    bar_findings, clip_drop, drop_gap, findings, high_quality_residual, imagenet_drop, imagenet_residual,
+    interval_over_seeds, our_bars, our_panel, our_points, quality_gap, size_drop_change,
 )
 from lib.counteranimal.study import StudySettings
 
@@ -92,6 +92,34 @@ def test_our_panel_draws_the_paper_and_ours_with_one_function():
     plt.close(fig)
     with pytest.raises(KeyError, match="no our-run panel"):
         our_panel("table03", settings, accuracy_frame())
+
+
+def test_the_bars_quantities_on_a_known_answer():
+    points = our_points(accuracy_frame(seeds=(0,)))
+    points.loc[points["model"] == "CLIP c", "drop"] = 4.0  # CLIP drops 10, 10, 4 at n = 100, 200, 400
+    assert size_drop_change("CLIP")(points) == pytest.approx(-6.0)
+    assert np.isnan(size_drop_change("CLIP-HQ")(points))  # one size: no change to measure
+    assert quality_gap("drop")(points) == pytest.approx(8.0 - 10.0)  # HQ and CLIP share n = 200 only
+    assert quality_gap("common")(points) == pytest.approx(75.0 - 70.0)
+    assert np.isnan(quality_gap("drop")(points[points["family"] != "CLIP-HQ"]))
+    found = bar_findings("figure08", our_points(accuracy_frame(seeds=(0, 1, 2), noise=0.5)))
+    assert [f.claim_id for f in found] == ["high-quality-data"] * 2 and found.verdict == "supported"
+
+
+def test_our_bars_draw_each_panels_models_in_order_with_the_paper_function():
+    settings = StudySettings.load("params/tiny/counteranimal/study.yaml")
+    expected = {"figure06": [["CLIP n=100", "CLIP n=200", "CLIP n=400"], ["CLIP-HQ n=200"]],
+                "figure08": [["CLIP n=100", "CLIP n=200", "CLIP-HQ n=200", "CLIP n=400"]],
+                "figure09": [["CLIP n=100", "CLIP n=200", "CLIP n=400", "ViT n=100 (supervised)"]]}
+    for artefact, panels in expected.items():
+        fig, data = our_bars(artefact, settings, accuracy_frame())
+        assert [list(part["model"]) for _, part in data.groupby("panel", sort=False)] == panels
+        assert [[t.get_text() for t in ax.get_xticklabels()] for ax in fig.axes] == panels
+        assert all(ax.get_ylim() == (0, 112) and ax.get_ylabel().endswith("1 vs 10") for ax in fig.axes)
+        assert set(data["source"]) == {"ours"} and "2 seeds" in fig.get_suptitle()
+        plt.close(fig)
+    _, data = our_bars("figure06", settings, accuracy_frame())
+    assert data.set_index("model").loc["CLIP-HQ n=200", "drop"] == pytest.approx(8.0)
 
 
 def test_precompute_runs_nothing_for_other_artefacts():
