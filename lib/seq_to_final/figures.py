@@ -171,17 +171,28 @@ def _decade_panels(frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
 SHIFT_PANELS = {"table05": _step_panels, "table06": _decade_panels}
 
 
-def draw_shift_table(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
-    """Table 5 (sequence × step per metric) or Table 6 (decade × metric): the normalised W2 distances."""
-    frame = shift_metrics(artefact)
+def shift_table_figure(frame: pd.DataFrame, artefact: str, title: str,
+                       spread: pd.DataFrame | None = None) -> plt.Figure:
+    """Table 5 (sequence × step per metric) or Table 6 (decade × metric) of `frame` (the printed table's labels
+    and `value`): the normalised W2 distances, one colour scale centred on 1; `spread` (the same cells, `value`
+    the half-width of an interval) writes each cell as `value ± spread`."""
     panels = SHIFT_PANELS[artefact](frame)
+    spreads = SHIFT_PANELS[artefact](spread) if spread is not None else {}
     fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 3.4), squeeze=False)
     for ax, (name, matrix) in zip(axes[0], panels.items()):
-        heatmap(ax, matrix, center=1.0, fmt=".2f", vmin=0.5, vmax=1.8, title=name)
-    fig.suptitle(f"Table {int(artefact[5:])}: W2 distance to the final step / in-distribution W2 (printed)",
-                 fontsize=9)
+        annot = (matrix.map("{:.2f}".format) + " ± " + spreads[name].reindex_like(matrix).map("{:.2f}".format)
+                 if name in spreads else None)
+        heatmap(ax, matrix, center=1.0, fmt=".2f", vmin=0.5, vmax=1.8, title=name, annot=annot)
+    fig.suptitle(title, fontsize=9)
     fig.tight_layout()
-    return fig, frame
+    return fig
+
+
+def draw_shift_table(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
+    """Table 5 or Table 6 as printed (`shift_table_figure`)."""
+    frame = shift_metrics(artefact)
+    title = f"Table {int(artefact[5:])}: W2 distance to the final step / in-distribution W2 (printed)"
+    return shift_table_figure(frame, artefact, title), frame
 
 
 def draw_table07() -> tuple[plt.Figure, pd.DataFrame]:

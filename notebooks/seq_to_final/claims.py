@@ -98,7 +98,8 @@ print(format_ledger(frame))
 # one time in eight, so every verdict of ours on these tables is `not_distinguishable` at best; the evidence gives how many
 # seeds agree. The table notebooks judge their findings by t-intervals over (architecture, seed) units instead.
 #
-# Not checkable on ours: the shift metrics (Tables 5-6) and Table 15's frozen joint rows (not run); rows our
+# Not checkable on ours: Table 15's frozen joint rows (not run); the shift metrics (Tables 5-6), whose replicates
+# are draws of the data rather than training seeds, so the notebooks of Tables 5 and 6 judge them instead; rows our
 # tier does not have (Dense and Res architectures, lengths 3-7 at `mini`); and the SFT column wherever our tier
 # runs fewer than its three learning-rate schedules (at `mini`: the constant rate only), since the paper's SFT
 # is their best: claims about SFT are then not checkable, and claims over method classes are judged without
