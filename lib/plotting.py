@@ -304,6 +304,22 @@ def lines_with_bands(ax: plt.Axes, frame: pd.DataFrame, x: str, y: str, *, hue: 
                 lw=1.2, label=name)
 
 
+# adjustText's moves of point labels: a fixed count (its default, one second, ends wherever the machine's speed
+# has got to, so the same data drew different layouts); one second made about 250.
+LABEL_ITERATIONS = 250
+
+
+def move_labels_clear(ax: plt.Axes, texts: list, x: Sequence[float], y: Sequence[float]) -> None:
+    """Move the point labels `texts` (placed at their points `x`, `y`) clear of the points and of each other, each
+    with a leader line to its point, in `LABEL_ITERATIONS` moves of adjustText (so the layout is reproducible)."""
+    from adjustText import adjust_text
+
+    ax.figure.canvas.draw()  # adjustText measures the texts: the layout must exist
+    adjust_text(texts, x=np.asarray(x, dtype=float), y=np.asarray(y, dtype=float), ax=ax,
+                expand=(1.4, 1.6), force_static=(0.4, 0.8), force_text=(0.3, 0.6), iter_lim=LABEL_ITERATIONS,
+                arrowprops={"arrowstyle": "-", "color": "0.4", "lw": 0.4})
+
+
 LAYOUT_GRID = 1e-6  # figure fraction to which a frozen layout's positions are rounded
 
 

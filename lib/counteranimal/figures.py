@@ -367,26 +367,18 @@ def scatter_panel(ax: plt.Axes, data: pd.DataFrame, setup: str) -> None:
     ax.legend(fontsize=7, loc="upper left")
 
 
-# adjustText's moves of the point numbers: a fixed count (its default, one second, ends wherever the
-# machine's speed has got to, so the same data drew different layouts); one second here made about 250.
-LABEL_ITERATIONS = 250
-
-
 def numbered_key(ax: plt.Axes, key_ax: plt.Axes, data: pd.DataFrame, label: str) -> pd.Series:
     """Name the points of a dense scatter legibly: number the distinct values of `label` in their order
     in `data` (the paper's table order), write each point's number beside it (moved clear of the points
     and of each other by adjustText, with a leader line), and list "number  label" in `key_ax`, coloured
     by family. Returns the numbers, indexed by label."""
-    from adjustText import adjust_text
+    from ..plotting import move_labels_clear
 
     numbers = pd.Series(range(1, data[label].nunique() + 1), index=pd.unique(data[label]))
-    ax.figure.canvas.draw()  # adjustText measures the texts: the layout must exist
     texts = [ax.text(row.common, row.counter, str(numbers[getattr(row, label)]), fontsize=6, zorder=4,
                      bbox={"boxstyle": "square,pad=0.05", "facecolor": "white", "edgecolor": "none", "alpha": 0.7})
              for row in data.itertuples()]
-    adjust_text(texts, x=data["common"].to_numpy(float), y=data["counter"].to_numpy(float), ax=ax,
-                expand=(1.4, 1.6), force_static=(0.4, 0.8), force_text=(0.3, 0.6), iter_lim=LABEL_ITERATIONS,
-                arrowprops={"arrowstyle": "-", "color": "0.4", "lw": 0.4})
+    move_labels_clear(ax, texts, data["common"], data["counter"])
     families = data.drop_duplicates(label).set_index(label)["family"]
     rows = max(len(numbers), 24)
     for line, (name, number) in enumerate(numbers.items()):

@@ -119,7 +119,10 @@ def backbone_switches(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def draw_lp_vs_ft(frame: pd.DataFrame, fit: LinearFit, ax: plt.Axes) -> None:
-    """Fig. 5's layout: colour = family, marker = backbone, dotted identity, fit with its band."""
+    """Fig. 5's layout: colour = family, marker = backbone, dotted identity, fit with its band; each point named,
+    the names moved clear of each other."""
+    from ..plotting import move_labels_clear
+
     low = min(frame["LP"].min(), frame["FT"].min()) - 3
     high = max(frame["LP"].max(), frame["FT"].max()) + 3
     ax.plot([low, high], [low, high], ":", color="grey", label="equal accuracy")
@@ -130,10 +133,10 @@ def draw_lp_vs_ft(frame: pd.DataFrame, fit: LinearFit, ax: plt.Axes) -> None:
     for (fam, backbone), part in frame.groupby(["family", "backbone"], sort=True):
         ax.scatter(part["LP"], part["FT"], c=FAMILY_COLOURS[fam], marker=backbone_marker(backbone), s=38,
                    edgecolor="white", linewidth=0.5, label=f"{fam}, {backbone}", zorder=3)
-    for row in frame.itertuples():
-        ax.annotate(row.method, (row.LP, row.FT), fontsize=6, xytext=(3, 2), textcoords="offset points")
     ax.set_xlim(low, high)
     ax.set_ylim(min(frame["FT"].min(), fit.predict(low)) - 3, frame["FT"].max() + 3)
+    texts = [ax.text(row.LP, row.FT, row.method, fontsize=6, zorder=4) for row in frame.itertuples()]
+    move_labels_clear(ax, texts, frame["LP"], frame["FT"])
     ax.set_xlabel(f"ImageNet linear probing ({frame['lp_column'].iloc[0]}), top-1 %")
     ax.set_ylabel("ImageNet fine-tuning (FT), top-1 %")
     ax.legend(fontsize=7, loc="lower right")

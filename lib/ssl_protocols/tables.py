@@ -215,9 +215,10 @@ def _table_s1_drawing() -> tuple[plt.Figure, pd.DataFrame]:
 
 def _table_s4_drawing() -> tuple[plt.Figure, pd.DataFrame]:
     s4 = published.load(PAPER, "table_s4")
-    fig, ax = plt.subplots(figsize=(7, 6))
+    fig, ax = plt.subplots(figsize=(8.5, 6))
     order = list(dict.fromkeys(s4["dataset"]))
     sns.barplot(data=s4.dropna(subset=["value"]), y="dataset", x="value", hue="protocol", order=order, ax=ax)
+    sns.move_legend(ax, "upper left", bbox_to_anchor=(1.01, 1), fontsize=8, title_fontsize=9)  # clear of the bars
     ax.set_xscale("log", base=2)
     ax.set_xlabel("effective batch size (log scale); no bar = printed '-'")
     ax.set_ylabel("")
