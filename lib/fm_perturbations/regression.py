@@ -10,15 +10,15 @@ from __future__ import annotations
 import numpy as np
 
 
-def _halves(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    half = len(values) // 2
-    return values[:half], values[half:]
-
-
 def half_labels(n: int) -> np.ndarray:
-    """0 for the rows of the first half, 1 for the second: the strata a bootstrap of a half-split statistic
-    resamples within, so that no image lands in both halves."""
+    """0 for the rows of the first half, 1 for the second: the split of the half-split statistics, and the strata
+    a bootstrap of one resamples within, so that no image lands in both halves."""
     return (np.arange(n) >= n // 2).astype(int)
+
+
+def _halves(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    second = half_labels(len(values)) == 1
+    return values[~second], values[second]
 
 
 def half_split_mse(x: np.ndarray, y: np.ndarray, pooled: bool = False) -> np.ndarray:
