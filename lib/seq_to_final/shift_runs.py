@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from ..data.portraits import PORTRAITS_DECADES
 from .faces import PORTRAITS_SEQUENCE
 from .ours import TABLE_SEQUENCES
 from .study import StudySettings
@@ -36,6 +35,8 @@ def _synthetic(metrics: pd.DataFrame, sequence: str) -> pd.DataFrame:
 
 def _decades(metrics: pd.DataFrame, sequence: str) -> pd.DataFrame:
     """Table 6's rows: every decade before the final one (the 2000s)."""
+    from ..data.portraits import PORTRAITS_DECADES  # its loader imports torch: only when computing
+
     decades = list(PORTRAITS_DECADES)
     steps = metrics[metrics["step"] < len(decades) - 1]
     long = steps.melt(id_vars="step", value_vars=list(METRICS), var_name="metric")
