@@ -116,11 +116,12 @@ def unverifiable(reason: str) -> Verdict:
 # Predicates: (frame, **args) -> cases, one row per case with columns `case`, `group`, `holds`, `detail`.
 
 def _num(value: float) -> str:
-    """A number as evidence shows it: one decimal; two below 1 in magnitude (correlations); two
-    significant digits below 0.1 (small rates, which two decimals would show as equal); '-0.0' kept."""
+    """A number as evidence shows it: one decimal from 10 up (accuracies); up to two below 10 in magnitude
+    (ratios near 1, correlations), trailing zeros dropped; two significant digits below 0.1 (small rates,
+    which two decimals would show as equal); '-0.0' kept."""
     if 0 < abs(value) < 0.1:
         return f"{value:.2g}"
-    text = f"{value:.2f}".rstrip("0") if abs(value) < 1 else f"{value:.1f}"
+    text = f"{value:.2f}".rstrip("0") if abs(value) < 10 else f"{value:.1f}"
     return text + "0" if text.endswith(".") else text
 
 

@@ -55,15 +55,18 @@ def undefined_interval(reason: str) -> Interval:
 
 
 def mean_interval(values: Sequence[float], unit: str = "seeds", level: float = LEVEL) -> Interval:
-    """Student-t interval of the mean of independent values (per seed, per model); undefined (NaN
-    bounds, the reason said) for a single value, so that no verdict rests on one point."""
+    """Student-t interval of the mean of independent values (per seed, per model), its multiplier stated (12.7
+    standard errors for two values: few seeds give wide intervals); undefined (NaN bounds, the reason said) for a
+    single value, so that no verdict rests on one point."""
     values = np.asarray(values, dtype=float)
     if len(values) < 2:
         return undefined_interval(f"{len(values)} {'value' if len(values) == 1 else 'values'} over {unit}, "
                                   "no interval")
     mean = float(values.mean())
-    half = stats.t.ppf(0.5 + level / 2, len(values) - 1) * values.std(ddof=1) / np.sqrt(len(values))
-    return Interval(mean - half, mean + half, f"{level:.0%} t-interval over {len(values)} {unit}")
+    multiplier = stats.t.ppf(0.5 + level / 2, len(values) - 1)
+    half = multiplier * values.std(ddof=1) / np.sqrt(len(values))
+    return Interval(mean - half, mean + half,
+                    f"{level:.0%} t-interval over {len(values)} {unit} (mean ± {multiplier:.3g} standard errors)")
 
 
 def difference_interval(a: Sequence[float], b: Sequence[float], unit: str = "models", level: float = LEVEL) -> Interval:
