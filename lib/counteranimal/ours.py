@@ -17,7 +17,7 @@ the CLIPs (not on other data, as the paper's ImageNet models were: see the noteb
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -60,6 +60,11 @@ def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
 
     return (precompute_study(StudySettings.load, Study, params, artefacts, READS)
             + precompute_multicolored(params, artefacts) + precompute_coloredcoco(params, artefacts))
+
+
+def candidate_setup(settings: StudySettings) -> str:
+    """The label space our study scores in: all ten digits in the miniature (1 vs 10), ImageNet's 1 vs 1000 at `full`."""
+    return "1 vs 10" if settings.source == "miniature" else "1 vs 1000"
 
 
 def our_points(frame: pd.DataFrame, averaging: str = "balanced") -> pd.DataFrame:
@@ -144,13 +149,20 @@ CLAIMS: tuple[tuple[str, Callable[[pd.DataFrame], float], str, str, str], ...] =
 )
 
 
+def judged_over_seeds(points: pd.DataFrame, claims: Iterable[tuple[str, Callable[[pd.DataFrame], float], str, str, str,
+                                                                     str]]) -> Findings:
+    """Each `(quantity, statistic, claim, direction, what the paper shows, ledger claim)` judged on our points
+    against 0 by `interval_over_seeds`."""
+    out = []
+    for quantity, statistic, claim, direction, paper, claim_id in claims:
+        estimate, interval = interval_over_seeds(points, statistic)
+        out.append(Finding(quantity, estimate, interval, claim, direction, 0.0, paper, claim_id))
+    return Findings(out)
+
+
 def findings(points: pd.DataFrame) -> Findings:
     """Each claim of `CLAIMS` judged on our points (`our_points`), `> 0` being what the claim predicts."""
-    out = []
-    for quantity, statistic, claim, paper, claim_id in CLAIMS:
-        estimate, interval = interval_over_seeds(points, statistic)
-        out.append(Finding(quantity, estimate, interval, claim, ">", 0.0, paper, claim_id))
-    return Findings(out)
+    return judged_over_seeds(points, ((q, statistic, claim, ">", paper, i) for q, statistic, claim, paper, i in CLAIMS))
 
 
 def our_labels(points: pd.DataFrame) -> pd.Series:
@@ -200,8 +212,7 @@ def our_bars(artefact: str, settings: StudySettings, frame: pd.DataFrame) -> tup
                        axis=1).droplevel("family")
     panels = {title: list(dict.fromkeys(named.query(query).sort_values(order, kind="stable")["label"]))
               for title, (query, order) in OUR_BARS[artefact].items()}
-    candidates = "1 vs 10" if settings.source == "miniature" else "1 vs 1000"
-    fig, data = bar_panels(means, panels, candidates, str, ranges)
+    fig, data = bar_panels(means, panels, candidate_setup(settings), str, ranges)
     fig.suptitle(f"ours ({frame['tier'].iloc[0]}, {points['seed'].nunique()} seeds; black: the range over seeds)",
                  fontsize=10)
     fig.tight_layout()
@@ -251,11 +262,7 @@ BAR_CLAIMS: dict[str, tuple[tuple[str, Callable[[pd.DataFrame], float], str, str
 
 def bar_findings(artefact: str, points: pd.DataFrame) -> Findings:
     """The claims of `BAR_CLAIMS[artefact]` judged on our points, each by its interval over seeds."""
-    out = []
-    for quantity, statistic, claim, direction, paper, claim_id in BAR_CLAIMS[artefact]:
-        estimate, interval = interval_over_seeds(points, statistic)
-        out.append(Finding(quantity, estimate, interval, claim, direction, 0.0, paper, claim_id))
-    return Findings(out)
+    return judged_over_seeds(points, BAR_CLAIMS[artefact])
 
 
 # the findings each notebook prints on our points (`our_points`); the ledger judges claims by them
@@ -313,7 +320,7 @@ def our_panel(artefact: str, settings: StudySettings, frame: pd.DataFrame) -> tu
               for setup, clip_table, imagenet_table, with_lvlms in panels]
     points = our_points(frame)
     tier, seeds = frame["tier"].iloc[0], points["seed"].nunique()
-    candidates = "1 vs 10" if settings.source == "miniature" else "1 vs 1000"
+    candidates = candidate_setup(settings)
     ours = points.assign(setup=candidates, source="ours")
     fig, axes, keys = scatter_axes(len(panels) + 1, annotate, 7.5 if annotate else 5.2)
     letters = [f" ({chr(ord('a') + i)})" if len(panels) > 1 else "" for i in range(len(panels))]
