@@ -11,16 +11,21 @@ SELECT := $(if $(PAPER),--paper $(PAPER)) $(if $(ARTEFACT),--artefact $(ARTEFACT
 KERNEL := robustness-companion
 LAB_ARGS ?=
 
-.PHONY: setup lab figures book notebooks test test-notebooks sync audit check-data gpu-wheels clean
+.PHONY: setup lock lab figures book notebooks test test-notebooks sync audit check-data gpu-wheels clean
 
 setup: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[test]'
 	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "Python (robustness companion)" >/dev/null
 	touch $@
+
+## Re-pin constraints.txt to the versions the current environment has (after changing a dependency; then test).
+lock: setup
+	{ sed -n '/^#/p' constraints.txt; $(PY) -m pip freeze --exclude-editable; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt
 
 ## JupyterLab on the notebooks, with the project's kernel (LAB_ARGS=… passes options, e.g. --no-browser).
 lab: setup
