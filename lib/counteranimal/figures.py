@@ -388,10 +388,13 @@ def numbered_key(ax: plt.Axes, key_ax: plt.Axes, data: pd.DataFrame, label: str)
     return numbers
 
 
+BAR_LIMITS = (0, 125)  # accuracy and drop run to 100 %; the band above holds the legend, clear of the bars
+
+
 def bar_panels(table: pd.DataFrame, panels: Mapping[str, list[str]], setup: str, label: Callable[[str], str],
                ranges: pd.DataFrame | None = None) -> tuple[plt.Figure, pd.DataFrame]:
     """Common, counter and drop of the models each panel compares, in the panel's order: `table` has one row per
-    model (indexed by name) with its family and the three metrics; tick colours by family, one 0-112 % axis for
+    model (indexed by name) with its family and the three metrics; tick colours by family, one axis (`BAR_LIMITS`) for
     every figure. `ranges` (same index, `<metric> low` and `<metric> high` columns) adds black range bars (ours:
     over seeds). `(figure, data drawn)`, the data with a `panel` column."""
     import matplotlib.pyplot as plt
@@ -410,11 +413,11 @@ def bar_panels(table: pd.DataFrame, panels: Mapping[str, list[str]], setup: str,
         for tick, family in zip(ax.get_xticklabels(), part["family"]):
             tick.set_color(FAMILY_COLOURS[family])
             tick.set_ha("right")
-        ax.set(title=title, ylabel=f"accuracy / drop (%), {setup}", ylim=(0, 112))
+        ax.set(title=title, ylabel=f"accuracy / drop (%), {setup}", ylim=BAR_LIMITS)
         ax.title.set_fontsize(9)
         ax.tick_params(axis="x", labelsize=7)
         frames.append(part.reset_index().assign(panel=title))
-    axes[0, 0].legend(fontsize=7, ncol=3, loc="upper left")
+    axes[0, 0].legend(fontsize=7, ncol=3, loc="upper left")  # one row, in the band above 100 %
     fig.tight_layout()
     return fig, pd.concat(frames, ignore_index=True)
 

@@ -115,7 +115,7 @@ def test_our_bars_draw_each_panels_models_in_order_with_the_paper_function():
         fig, data = our_bars(artefact, settings, accuracy_frame())
         assert [list(part["model"]) for _, part in data.groupby("panel", sort=False)] == panels
         assert [[t.get_text() for t in ax.get_xticklabels()] for ax in fig.axes] == panels
-        assert all(ax.get_ylim() == (0, 112) and ax.get_ylabel().endswith("1 vs 10") for ax in fig.axes)
+        assert all(ax.get_ylim() == (0, 125) and ax.get_ylabel().endswith("1 vs 10") for ax in fig.axes)
         assert set(data["source"]) == {"ours"} and "2 seeds" in fig.get_suptitle()
         plt.close(fig)
     _, data = our_bars("figure06", settings, accuracy_frame())
