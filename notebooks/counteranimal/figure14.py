@@ -74,7 +74,9 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # every point numbered with a key beside each panel as in section 1 (ours by model: CLIP and CLIP-HQ at each
 # pre-training size n, the supervised ViT and ResNet stand-ins; one number per model across seeds). Its CSV holds
 # both (`source` paper / ours). The findings are those of Figures 2 and 13 (one study, read back from the store):
-# each computed per seed, with a 95 % t-interval over seeds and its verdict. Our zoo has no LVLM.
+# each computed per seed, with a 95 % t-interval over seeds and its verdict. The two claims resting on this figure
+# are beyond the toy: `lvlms` (our zoo has no LVLM) and `one-vs-twenty-unchanged` (ours is scored in one label
+# space only, so there is no 1 vs 1000 against 1 vs 20 to compare).
 
 # %%
 from lib.counteranimal.ours import our_panel, our_points, run_study, verdict_text
