@@ -93,7 +93,7 @@ def our_units(frame: pd.DataFrame, artefact: str) -> pd.DataFrame:
     return rows[["row", "seed", "method", "accuracy"]]
 
 
-def _over_seeds(per_seed: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+def over_seeds(per_seed: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Mean over seeds of `value` per `keys` (in order of appearance), with the half-width of the t-interval over
     seeds as `spread` (NaN with one seed) and the number of `seeds`."""
     records = []
@@ -120,8 +120,8 @@ def our_table(frame: pd.DataFrame, artefact: str) -> pd.DataFrame:
     ranks = {"method": {m: i for i, m in enumerate(METHODS)},
              "row": {r: i for i, r in enumerate(dict.fromkeys(unit_rows["row"]))}}
     unit_rows = unit_rows.sort_values(["row", "method"], key=lambda c: c.map(ranks[c.name]), kind="stable")
-    cells = _over_seeds(unit_rows.rename(columns={"accuracy": "value"}), ["row", "method"])
-    return pd.concat([cells, _over_seeds(summary_rows(unit_rows), ["row", "method"])], ignore_index=True)
+    cells = over_seeds(unit_rows.rename(columns={"accuracy": "value"}), ["row", "method"])
+    return pd.concat([cells, over_seeds(summary_rows(unit_rows), ["row", "method"])], ignore_index=True)
 
 
 def table02_ours(frame: pd.DataFrame) -> pd.DataFrame:
@@ -141,7 +141,7 @@ def table15_ours(frame: pd.DataFrame) -> pd.DataFrame:
     (rows 4-7 re-run rows 0-3 through the code's frozen 2-step joint model, the same computation: not run)."""
     runs = table15_runs(frame)
     per_seed = runs.reset_index().melt(id_vars="seed", var_name="method", value_name="value").dropna()
-    return _over_seeds(per_seed, ["method"])
+    return over_seeds(per_seed, ["method"])
 
 
 def table15_runs(frame: pd.DataFrame) -> pd.DataFrame:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from .faces import PORTRAITS_SEQUENCE
-from .ours import TABLE_SEQUENCES
+from .ours import TABLE_SEQUENCES, over_seeds
 from .study import StudySettings
 from .tables import SEQUENCE_TABLES
 
@@ -80,16 +80,14 @@ def our_shift_panel(artefact: str, study_params: str, draws: int) -> tuple[pd.Da
     95 % t-interval over draws`; and the claims resting on the table judged on the printed numbers and on ours
     (`lib.claims.ledger`: our verdict a sign test over the draws)."""
     from ..claims import ledger, seed_run
-    from ..findings import mean_interval
     from ..params import tier_of
     from .claims import claims_for
     from .figures import shift_table_figure
 
     frame = our_shift_table(artefact, study_params, draws)
     labels = TABLES[artefact][2]
-    cells = frame.groupby(labels, sort=False)["value"]
-    mean = cells.mean().reset_index()
-    half = cells.apply(lambda v: (lambda i: (i.high - i.low) / 2)(mean_interval(v.to_numpy(), "draws"))).reset_index()
+    cells = over_seeds(frame, labels)  # the draws are the seeds
+    mean, half = cells[[*labels, "value"]], cells[[*labels, "spread"]].rename(columns={"spread": "value"})
     tier = tier_of(study_params)
     title = (f"ours ({tier}, {draws} draw{'s' * (draws != 1)} of the data): Table {int(artefact[5:])}'s metrics on our "
              "sequences, mean ± half-width of the 95 % t-interval over draws")
