@@ -13,13 +13,18 @@ LAB_ARGS ?=
 
 .PHONY: setup lock lab figures book notebooks test test-notebooks sync audit check-data gpu-wheels clean
 
-setup: $(VENV)/.installed
+setup: $(VENV)/.installed $(VENV)/.kernel
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[test]'
-	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "Python (robustness companion)" >/dev/null
+	touch $@
+
+# The notebook kernel, started with the pinned instruction set of lib/isa.py in its environment.
+$(VENV)/.kernel: $(VENV)/.installed lib/isa.py
+	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "Python (robustness companion)" \
+		$$($(PY) -c 'import lib.isa; print(lib.isa.kernel_spec_arguments())') >/dev/null
 	touch $@
 
 ## Re-pin constraints.txt to the versions the current environment has (after changing a dependency; then test).

@@ -5,6 +5,11 @@ Modules are named for what they hold: `params` (validated notebook parameters), 
 `data`, `models`, `metrics`, and one module per paper (e.g. `ssl_protocols`).
 """
 
+# First, before any numerics library starts: the instruction set their kernels use (`lib.isa`).
+from . import isa as _isa
+
+_isa.pin()
+
 PAPERS: tuple[str, ...] = (
     "imagenet_rib",
     "seq_to_final",

@@ -59,8 +59,11 @@ def unimported_version(package: str) -> str:
 @lru_cache(maxsize=1)
 def library_versions() -> dict[str, str]:
     """Versions of the libraries whose numerics can change a result (scikit-learn's from its installed
-    distribution: importing it takes a second, and a notebook reading stored runs needs only the keys)."""
+    distribution: importing it takes a second, and a notebook reading stored runs needs only the keys),
+    and the instruction set their kernels are pinned to (`lib.isa`)."""
     import numpy
+
+    from . import isa
 
     return {
         "python": platform.python_version(),
@@ -69,6 +72,7 @@ def library_versions() -> dict[str, str]:
         "open_clip": unimported_version("open_clip"),
         "numpy": numpy.__version__,
         "sklearn": importlib.metadata.version("scikit-learn"),
+        "kernels": isa.key(),
     }
 
 

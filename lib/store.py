@@ -30,6 +30,7 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
+from . import isa
 from .atomic import load_or_make
 from .paths import resolve
 from .progress import progress
@@ -168,6 +169,7 @@ class Store:
             "dtype": context.dtype,
             "duration_s": duration,
             "threads": run_threads(),
+            "kernels": ", ".join(f"{name} {kind}" for name, kind in isa.in_force().items()),
         }
         for name, value in provenance.items():
             rows[name] = value

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import lib  # first: it pins the instruction set before numpy and torch load their kernels (lib.isa)
 import nbval.kernel
 import numpy as np
 import torch

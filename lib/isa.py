@@ -1,0 +1,90 @@
+"""Instruction set of every computation: pinned, so a result does not depend on the CPU's vector units.
+
+torch's own kernels (ATen), oneDNN (its convolutions), MKL (its matrix products) and OpenBLAS (numpy's,
+scipy's and so scikit-learn's) each pick their vectorised code by the CPU they start on: AVX2 on one
+machine, AVX-512 on another. Wider vectors sum in another order, the last bits differ, and training
+amplifies them: the same seed trains another model (measured in `docs/measurements/instruction_set.md`).
+So on x86-64 every process that imports `lib` asks all four for their AVX2 code, which every x86-64 CPU
+of the last decade has: two such machines then run the same instructions. The libraries read these
+variables when they start, so they are set when `lib` is imported (its `__init__`), and the project's
+notebook kernel has them in its kernel spec (`kernel_spec_arguments`, for `make setup`), because a
+notebook imports pandas, and so OpenBLAS, before `lib`. The pin is part of every run's key
+(`lib.provenance.library_versions`), and `check()` refuses to compute a run under another (torch's and
+OpenBLAS's choices can be read back; oneDNN and MKL read theirs at their first call, after `lib`'s import in
+every process this project starts).
+On other CPUs (ARM) nothing is pinned and the key says `native`.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from pathlib import Path
+
+# Variable -> value for a CPU with AVX2: ATen's dispatch, oneDNN's ceiling, MKL's conditional numerical
+# reproducibility mode, OpenBLAS's kernel family (Haswell is its AVX2 family).
+PINS: dict[str, str] = {
+    "ATEN_CPU_CAPABILITY": "avx2",
+    "ONEDNN_MAX_CPU_ISA": "AVX2",
+    "MKL_CBWR": "AVX2",
+    "OPENBLAS_CORETYPE": "Haswell",
+}
+
+
+def has_avx2() -> bool:
+    """Whether this is an x86-64 CPU with AVX2 (read from /proc/cpuinfo where there is one; assumed
+    elsewhere on x86-64, e.g. macOS, whose x86 machines all have it)."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return False
+    cpuinfo = Path("/proc/cpuinfo")
+    return not cpuinfo.exists() or "avx2" in cpuinfo.read_text().split()
+
+
+def pins() -> dict[str, str]:
+    """The variables this machine's processes are pinned to (none off x86-64 or without AVX2)."""
+    return dict(PINS) if has_avx2() else {}
+
+
+def pin() -> None:
+    """Set the pins in this process's environment (inherited by every process it starts)."""
+    os.environ.update(pins())
+
+
+def key() -> str:
+    """The pin as a run key holds it: `ATEN_CPU_CAPABILITY=avx2 ...`, or `native`."""
+    return " ".join(f"{name}={value}" for name, value in pins().items()) or "native"
+
+
+def in_force() -> dict[str, str]:
+    """What torch and OpenBLAS run now (torch only if this process has imported it): ATen's capability
+    and each loaded OpenBLAS's kernel family."""
+    from threadpoolctl import threadpool_info
+
+    found = {}
+    if "torch" in sys.modules:
+        found["torch"] = sys.modules["torch"].backends.cpu.get_cpu_capability()
+    for library in threadpool_info():
+        if library.get("internal_api") == "openblas":
+            found[Path(library["filepath"]).name] = library.get("architecture", "?")
+    return found
+
+
+def check() -> None:
+    """Stop before a computation whose libraries started before the pin was set (torch or numpy imported
+    before `lib`): its result would be stored under a key that does not describe it."""
+    wanted = pins()
+    if not wanted:
+        return
+    expected = {"torch": wanted["ATEN_CPU_CAPABILITY"].upper()}
+    for name, running in in_force().items():
+        want = expected.get(name, wanted["OPENBLAS_CORETYPE"])
+        if running.lower() != want.lower():
+            raise RuntimeError(
+                f"{name} runs {running} kernels, not the pinned {want}: it was loaded before `lib`; import lib "
+                f"first, or start the process with {key()} (the project's notebook kernel has them)")
+
+
+def kernel_spec_arguments() -> str:
+    """`ipykernel install`'s arguments that start the notebook kernel pinned (`make setup`)."""
+    return " ".join(f"--env {name} {value}" for name, value in pins().items())

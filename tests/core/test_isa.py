@@ -1,0 +1,47 @@
+"""The instruction-set pin (`lib.isa`) is in force in every process the project starts, is part of every run
+key, and a process whose libraries started before it is stopped before it computes."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from jupyter_client.kernelspec import KernelSpecManager
+
+from lib import isa
+from lib.paths import REPO_ROOT
+from lib.provenance import library_versions
+from lib.runner import KERNEL_NAME
+from lib.threads import kernel_environment
+
+pinned_machine = pytest.mark.skipif(not isa.has_avx2(), reason="nothing is pinned off x86-64 with AVX2")
+
+
+def test_the_pin_is_part_of_every_run_key():
+    assert library_versions()["kernels"] == isa.key()
+    assert isa.key() == ("native" if not isa.pins() else " ".join(f"{k}={v}" for k, v in isa.PINS.items()))
+
+
+@pinned_machine
+def test_this_test_process_runs_the_pinned_kernels():
+    import torch  # noqa: F401  (so torch's capability is read too)
+
+    running = isa.in_force()
+    assert running["torch"] == "AVX2"
+    assert {kind for name, kind in running.items() if name != "torch"} == {"Haswell"}
+    isa.check()
+
+
+@pinned_machine
+def test_workers_and_the_notebook_kernel_start_pinned():
+    assert isa.PINS.items() <= kernel_environment().items()
+    assert KernelSpecManager().get_kernel_spec(KERNEL_NAME).env == isa.PINS
+
+
+@pinned_machine
+def test_a_library_loaded_before_lib_stops_the_computation():
+    env = {name: value for name, value in os.environ.items() if name not in isa.PINS}
+    script = "import numpy, lib.isa; lib.isa.check()"
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO_ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "not the pinned Haswell: it was loaded before `lib`" in done.stderr.splitlines()[-1]
