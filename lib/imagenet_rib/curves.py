@@ -4,7 +4,8 @@ The paper prints none of these curves, only their reference values, which `figur
 0-100 % accuracy axes (Fig. 13's mRI panel: -45 to 5). `show_on_paper_axes` draws our experiment's panel
 on those same ranges, so a 10-point drop of ours looks as large as a 10-point drop of the paper's, with the
 axes named as the redraws name them; for Fig. 13 it adds our main run's FT mRI per regime as dashed
-references (the paper's dashed line: IN-21K + AugReg's mRI at the default learning rate).
+references, coloured as their analogues in the redraw: black for `clean` (IN-21K + AugReg's mRI at the default
+learning rate), grey for `augmented` (LAION-2B's).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pandas as pd
 
 from ..plotting import save_figure
 from .experiments import load_experiments
+from .figures import PANEL_YLABELS
 from .ours import FT_SET
 from .ours_experiments import CLAIMS, EXPERIMENT_PANELS, experiments_source, load_run, our_experiment_panel, \
     show_experiment_panel
@@ -26,34 +28,38 @@ Y_RANGES: dict[str, dict[str, tuple[float, float]]] = {
     "figure12": {FT_SET: ACCURACY, "OOD accuracy": ACCURACY},
     "figure13": {FT_SET: ACCURACY, "mRI": (-45.0, 5.0)},
 }
-Y_LABELS = {FT_SET: "mean accuracy on the fine-tuning sets (%)", "OOD accuracy": "mean OOD accuracy (%)",
-            "mRI": "mRI (points)"}
 X_LABELS = {"epoch": "epoch", "images_per_class": "images per class"}
 MAIN_REFERENCE = {"figure13"}  # artefacts drawn with our main run's FT mRI as dashed lines
+# A main-run reference's colour: that of its analogue's line in Fig. 13's redraw (`figures.WIRING`):
+# `clean` stands for IN-21K + AugReg, `augmented` for LAION-2B.
+REFERENCE_COLOURS = {"clean": "black", "augmented": "grey"}
 
 
-def main_run_reference(experiments_params: str, results_dir: str | Path) -> pd.Series:
-    """Our main run's FT mRI per regime (means over seeds), named with the main run's learning rate and epochs."""
+def main_run_reference(experiments_params: str, results_dir: str | Path) -> pd.DataFrame:
+    """Our main run's FT mRI per regime (means over seeds; index: regime), with a label naming the main run's
+    learning rate and epochs."""
     base, _ = load_experiments(experiments_params)
     table = load_run(experiments_params, "main", results_dir).table()
     mri = table[table["method"] == "FT"].groupby("regime", sort=False)["mRI"].mean()
     finetune = base["finetune"]
-    return mri.rename(lambda r: f"main run, {r}, lr {finetune['base_lr']:g}, {finetune['epochs']} epochs")
+    labels = [f"main run, {r}, lr {finetune['base_lr']:g}, {finetune['epochs']} epochs" for r in mri.index]
+    return pd.DataFrame({"label": labels, "mRI": mri})
 
 
-def on_paper_axes(fig, artefact: str, references: pd.Series | None = None) -> None:
+def on_paper_axes(fig, artefact: str, references: pd.DataFrame | None = None) -> None:
     """Put `fig`'s panels (titled by the value drawn) on the redraws' y ranges and axis names; dashed
-    `references` (name -> value) on the mRI panel."""
+    `references` (`main_run_reference`) on the mRI panel."""
     for ax in fig.axes:
         value = ax.get_title()
         if value not in Y_RANGES[artefact]:
             continue
         ax.set_ylim(*Y_RANGES[artefact][value])
-        ax.set_ylabel(Y_LABELS[value])
+        ax.set_ylabel(PANEL_YLABELS[value])
         ax.set_xlabel(X_LABELS.get(ax.get_xlabel(), ax.get_xlabel()))
         if value == "mRI" and references is not None:
-            for (name, level), colour in zip(references.items(), ("black", "grey")):
-                ax.axhline(level, color=colour, linestyle="--", linewidth=1, label=f"{name}: {level:.1f}")
+            for regime, (label, level) in references.iterrows():
+                ax.axhline(level, color=REFERENCE_COLOURS[regime], linestyle="--", linewidth=1,
+                           label=f"{label}: {level:.1f}")
             ax.legend(fontsize=7)
     fig.tight_layout()
 

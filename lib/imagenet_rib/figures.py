@@ -22,6 +22,7 @@ from ..audit import audit_paper
 from ..plotting import DIVERGING, heatmap
 from ..claims import ledger
 from .claims import claims_for
+from .ours import FT_SET
 from .tables import (
     AVG_OOD,
     IMAGENET,
@@ -377,27 +378,32 @@ def _vit_b16_mri(method: str = "FT") -> dict[str, float]:
 
 
 def figure05_data() -> pd.DataFrame:
-    """Fig. 5 end points: epoch 0 (pretrained, Table 17) and epoch 10 (Table 19 FT; before + FT mRI)."""
-    t17 = load_table("table17")
+    """Fig. 5 end points: epoch 0 (pretrained, Table 17: its mean over the suite, whose datasets are also the
+    fine-tuning sets) and epoch 10 (Table 19 FT; before + FT mRI), in panels named as our curves' (`FT_SET`,
+    "OOD accuracy")."""
     t19 = select(load_table("table19"), method="FT")
     mri = _vit_b16_mri()
     rows = []
     for pre in dict.fromkeys(t19["pretraining"]):
         before = float(np.mean(list({d: v for d, v in pretrained_baseline("table17", "ViT-B/16", pre).items() if d in SUITE}.values())))
         fit = select(t19, pretraining=pre)["value"].mean()
-        rows += [(pre, "fine-tuning sets", 0, before), (pre, "fine-tuning sets", 10, fit),
-                 (pre, "OOD datasets", 0, before), (pre, "OOD datasets", 10, before + mri.get(pre, math.nan))]
-    del t17
+        rows += [(pre, FT_SET, 0, before), (pre, FT_SET, 10, fit),
+                 (pre, "OOD accuracy", 0, before), (pre, "OOD accuracy", 10, before + mri.get(pre, math.nan))]
     return pd.DataFrame(rows, columns=["pretraining", "panel", "epoch", "accuracy"])
 
 
 def draw_end_points(data: pd.DataFrame, title: str) -> plt.Figure:
+    """Each pretraining's two printed end points per panel, joined by a faint dotted line that pairs them
+    (the path between them is not printed)."""
     panels = list(dict.fromkeys(data["panel"]))
     fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 3.8), squeeze=False)
     for ax, panel in zip(axes[0], panels):
         sub = data[data["panel"] == panel]
-        sns.lineplot(data=sub, x="epoch", y="accuracy", hue="pretraining", marker="o", ax=ax, linestyle="--")
-        ax.set_title(f"mean accuracy on {panel}", fontsize=9)
+        sns.scatterplot(data=sub, x="epoch", y="accuracy", hue="pretraining", s=40, ax=ax, zorder=3)
+        for (_, rows), colour in zip(sub.groupby("pretraining", sort=False), sns.color_palette()):
+            ax.plot(rows["epoch"], rows["accuracy"], ls=":", lw=0.8, alpha=0.5, color=colour)
+        ax.set_title(panel)
+        ax.set_ylabel(PANEL_YLABELS[panel])
         ax.set_ylim(0, 100)
         ax.legend(fontsize=6)
     fig.suptitle(title, fontsize=9)
@@ -424,22 +430,32 @@ def figure12_data() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["model", "source", "mean accuracy on D before fine-tuning"])
 
 
+# The y label of a panel titled by the value it draws, in the redraws and in our curves (`curves`).
+PANEL_YLABELS = {FT_SET: "mean accuracy on the fine-tuning sets (%)", "OOD accuracy": "mean OOD accuracy (%)",
+                 "mRI": "mRI (points)"}
+
+
 def draw_reference_lines(data: pd.DataFrame, value: str, label: str, title: str, panel: str | None = None,
-                         ylims: dict[str, tuple[float, float]] | None = None) -> plt.Figure:
+                         ylims: dict[str, tuple[float, float]] | None = None,
+                         colours: list[str] | None = None) -> plt.Figure:
     """The printed reference values as dashed lines (the curves between them are not printed): one panel
-    per value of the column `panel` (its y range from `ylims`, by default accuracy's 0-100 %)."""
+    per value of the column `panel`, titled by it as our curves' panels are (its y range from `ylims`, by
+    default accuracy's 0-100 %); `colours` per row, by default tab10's."""
     groups = list(data.groupby(panel, sort=False)) if panel else [("accuracy (%)", data)]
     fig, axes = plt.subplots(1, len(groups), figsize=(7 * len(groups), 3.6), squeeze=False)
-    palette = iter(sns.color_palette("tab10", len(data)))
+    palette = iter(colours or sns.color_palette("tab10", len(data)))
     for ax, (name, rows) in zip(axes[0], groups):
         for _, r in rows.iterrows():
             ax.axhline(r[value], ls="--", color=next(palette), label=f"{r[label]}: {r[value]:.1f}")
         ax.set_xlim(0, 1)
         ax.set_xticks([])
         ax.set_ylim(*(ylims or {}).get(name, (0, 100)))
-        ax.set_ylabel(name)
+        ax.set_ylabel(PANEL_YLABELS.get(name, name))
+        if panel:
+            ax.set_title(name)
         ax.set_xlabel("(the curves are not printed)")
-        ax.legend(fontsize=7, loc="best")
+        # Beside the panel when there are many lines: inside, the key would cover some of them (Fig. 6's ten).
+        ax.legend(fontsize=7, **({"loc": "center left", "bbox_to_anchor": (1.01, 0.5)} if len(rows) > 3 else {}))
     fig.suptitle(title, fontsize=9)
     fig.tight_layout()
     return fig
@@ -463,10 +479,16 @@ METHOD_COLOURS: dict[str, str] = dict(zip([*METHODS, "EWC (L2, released code)"],
 STRONG_R = -0.5  # Table 7's bars in red below this r
 
 
-def draw_pearson_bars(ax: plt.Axes, r: pd.Series, title: str) -> None:
-    """Table 7's statistic as horizontal bars, one per method (`r`: method -> Pearson r), red below `STRONG_R`."""
-    ax.barh([short(m) for m in r.index], r.to_numpy(dtype=float),
-            color=["tab:red" if v < STRONG_R else "tab:gray" for v in r.to_numpy(dtype=float)])
+def draw_pearson_bars(ax: plt.Axes, r: pd.Series, title: str, intervals: pd.DataFrame | None = None) -> None:
+    """Table 7's statistic as horizontal bars, one per method (`r`: method -> Pearson r), red below `STRONG_R`;
+    `intervals` (method -> `low`, `high`) as whiskers where there are any (ours; the paper prints none)."""
+    values = r.to_numpy(dtype=float)
+    whiskers = None
+    if intervals is not None:
+        bounds = intervals.reindex(r.index)
+        whiskers = np.abs(np.vstack([values - bounds["low"].to_numpy(float), bounds["high"].to_numpy(float) - values]))
+    ax.barh([short(m) for m in r.index], values, xerr=whiskers, error_kw={"lw": 1, "capsize": 2},
+            color=["tab:red" if v < STRONG_R else "tab:gray" for v in values])
     ax.axvline(STRONG_R, color="black", ls=":", lw=1)
     ax.set_xlim(-1, 1)
     ax.invert_yaxis()
@@ -498,7 +520,7 @@ def figure13_data() -> pd.DataFrame:
     return pd.DataFrame([
         ("IN-21K + AugReg, lr 0.001 (Table 3)", "mRI", select(t03, pretraining="IN-21K + AugReg")["value"].item()),
         ("LAION-2B, lr 0.001, 10 epochs (Table 3)", "mRI", select(t03, pretraining="LAION-2B")["value"].item()),
-        ("LAION-2B, lr 0.001, 10 epochs (Table 19)", "fine-tuning-set accuracy", t19),
+        ("LAION-2B, lr 0.001, 10 epochs (Table 19)", FT_SET, t19),
     ], columns=["reference", "quantity", "value"])
 
 
@@ -719,7 +741,7 @@ WIRING: dict[str, Wiring] = {
         draw_from_data, {"data": figure04_data, "figure": draw_before_after, "title": "Fig. 4 from Tables 17 and 3: mean accuracy on D before (blue) and after (red) vanilla FT, ViT-B/16"}),
     "figure05": Wiring(
         'Do OpenAI/LAION-2B models learn the fine-tuning sets slowly yet lose robustness early?',
-        draw_from_data, {"data": figure05_data, "figure": draw_end_points, "title": "Fig. 5 end points only (epoch 0: Table 17; epoch 10: Table 19 FT and before + FT mRI); the curves in between are not printed"}),
+        draw_from_data, {"data": figure05_data, "figure": draw_end_points, "title": "Fig. 5 end points only (epoch 0: Table 17; epoch 10: Table 19 FT and before + FT mRI); the curves in between are not printed (dotted: which points pair)"}),
     "figure06": Wiring(
         'How do ImageNet-1K and OOD accuracy of zero-shot LAION-2B ViT-B/16 change when fine-tuning on few images per class?',
         draw_from_data, {"data": figure06_data, "figure": draw_reference_lines, "value": "pretrained accuracy", "label": "eval_dataset", "title": "Fig. 6: only the dashed lines are printed (Table 9, zero-shot LAION-2B ViT-B/16)"}),
@@ -734,7 +756,7 @@ WIRING: dict[str, Wiring] = {
         draw_from_data, {"data": figure12_data, "figure": draw_reference_lines, "value": "mean accuracy on D before fine-tuning", "label": "model", "title": "Fig. 12: only the dashed lines are printed (pretrained means, Tables 17 and 9)"}),
     "figure13": Wiring(
         "Does a smaller learning rate prevent LAION-2B's robustness loss?",
-        draw_from_data, {"data": figure13_data, "figure": draw_reference_lines, "value": "value", "label": "reference", "panel": "quantity", "ylims": {"mRI": (-45, 5), "fine-tuning-set accuracy": (0, 100)}, "title": "Fig. 13: the printed references, mRI and fine-tuning-set accuracy (the small-learning-rate curves are not printed)"}),
+        draw_from_data, {"data": figure13_data, "figure": draw_reference_lines, "value": "value", "label": "reference", "panel": "quantity", "ylims": {"mRI": (-45, 5), FT_SET: (0, 100)}, "colours": ["black", "grey", "grey"], "title": "Fig. 13: the printed references, mRI and fine-tuning-set accuracy (the small-learning-rate curves are not printed)"}),
 }
 QUESTIONS: dict[str, str] = {artefact: wiring.question for artefact, wiring in WIRING.items()}
 

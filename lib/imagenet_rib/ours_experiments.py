@@ -462,7 +462,7 @@ def learning_rate_panel(run: ExperimentRun):
     data = _ordered(table[table["method"] == "FT"].groupby([run.swept, "regime", "epoch"], sort=False)[[FT_SET, "mRI"]]
                     .mean().reset_index(), run.regimes, [run.swept, "epoch"])
     fig = _curves(data.assign(curve=lambda d: d["regime"] + ", lr " + d[run.swept].map("{:g}".format)),
-                  "epoch", [FT_SET, "mRI"], "curve", "FT per learning rate, mean over the fine-tuning sets")
+                  "epoch", ["mRI", FT_SET], "curve", "FT per learning rate, mean over the fine-tuning sets")
     def attenuation(rows: pd.DataFrame) -> float:
         return end_difference(rows[rows["epoch"] == rows["epoch"].max()], run.swept, "mRI", "min")
 

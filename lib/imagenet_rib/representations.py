@@ -246,19 +246,21 @@ def _correlation_panel(bench: Benchmark, chosen: DistanceSettings, benchmark_par
     ax.set_title(f"ours ({tier_of(benchmark_params)}, {seeds} seed{'s' * (seeds != 1)}): regime {bench.s.regimes[0]}",
                  fontsize=9)
     ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.02, 1.0))
-    r = data.set_index("method")["pearson r"]
-    r = r.reindex(sorted(r.index, key=lambda m: list(METHOD_COLOURS).index(m) if m in METHOD_COLOURS else len(r)))
-    draw_pearson_bars(bars, r, f"ours: r({bench.reference} accuracy, OTDD), Table 7's statistic")
-    fig.tight_layout()
-    findings = []
+    findings = {}
     for method, part in after.groupby("method", sort=False):
         rows = np.column_stack([feature.loc[part["finetune_dataset"]].to_numpy(), part["accuracy"].to_numpy()])
-        findings.append(Finding(f"{method}: Pearson r of {bench.reference} accuracy after fine-tuning with the "
-                                f"fine-tuning set's distance", data.set_index("method").loc[method, "pearson r"],
-                                bootstrap_interval(rows, _pearson, unit=f"fine-tuning datasets (of {len(rows)})"),
-                                "accuracy on the pretraining set falls with the fine-tuning set's distance from it",
-                                "<", 0.0, "negative for all but one cell (Table 7)"))
-    return data, fig, Findings(findings)
+        findings[method] = Finding(f"{method}: Pearson r of {bench.reference} accuracy after fine-tuning with the "
+                                   f"fine-tuning set's distance", data.set_index("method").loc[method, "pearson r"],
+                                   bootstrap_interval(rows, _pearson, unit=f"fine-tuning datasets (of {len(rows)})"),
+                                   "accuracy on the pretraining set falls with the fine-tuning set's distance from it",
+                                   "<", 0.0, "negative for all but one cell (Table 7)")
+    r = data.set_index("method")["pearson r"]
+    r = r.reindex(sorted(r.index, key=lambda m: list(METHOD_COLOURS).index(m) if m in METHOD_COLOURS else len(r)))
+    intervals = pd.DataFrame({m: {"low": f.interval.low, "high": f.interval.high} for m, f in findings.items()}).T
+    draw_pearson_bars(bars, r, f"ours: r({bench.reference} accuracy, OTDD), Table 7's statistic\n"
+                      "(whiskers: bootstrap over fine-tuning sets)", intervals)
+    fig.tight_layout()
+    return data, fig, Findings(list(findings.values()))
 
 
 def _pearson(rows: np.ndarray) -> float:

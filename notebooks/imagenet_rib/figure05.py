@@ -33,6 +33,8 @@ pd.set_option("display.max_columns", 20)
 
 # %% [markdown]
 # ## 1. What the printed tables allow: the end points
+# Each pretraining's two printed points; the faint dotted line only pairs them (the path between them
+# is not printed, and need not be straight).
 
 # %%
 fig, data = draw("figure05")

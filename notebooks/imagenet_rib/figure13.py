@@ -63,9 +63,10 @@ display(Markdown(verdict_markdown("figure13", extra=("table03",))))
 # pretraining (chosen by its pretraining, not its results), for longer than our main run (10 epochs at
 # `mini`, 2 at `tiny`) at two rates of the sweep (`mini`: 0.005 and 0.0005, i.e. 2x and 20x below our
 # default 0.01, which we raised from the paper's 0.001 because our tiny models barely move at it). The
-# dashed lines are our main run's FT mRI at the default rate and epochs: for `augmented` (the same
-# model at the default rate) and for `clean` (our other regime, the nearest analogue of the paper's
-# IN-21K + AugReg baseline, although ours is the smaller pretraining, not a larger one).
+# dashed lines are our main run's FT mRI at the default rate and epochs: grey for `augmented` (the same
+# model at the default rate, as LAION-2B's grey line above) and black for `clean` (our other regime, the
+# nearest analogue of the paper's IN-21K + AugReg baseline, black above, although ours is the smaller
+# pretraining, not a larger one). The panels are in the redraw's order: mRI left, accuracy right.
 #
 # At the full tier the experiment runs on the paper's models and data (`python -m lib experiment
 # --tier full --name <experiment>`, GPU); this notebook does not compute it and says so.
