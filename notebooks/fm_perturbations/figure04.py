@@ -70,3 +70,7 @@ print(format_ledger(ledger(claims_for("figure04"))))
 #   at once; the ViT-vs-ResNet comparison is between our supervised tiny ViT and tiny ResNet only, not
 #   the paper's same-pretraining CLIP pairs, and model size (CLIP vs DINO v2 trends) is not varied.
 # - The quoted values belong to the paper's models on ImageNet; ours are not comparable in level.
+# - "The worst-robustness scenario does not occur" is read per model as the largest R_dr of any test
+#   image under any perturbation, below 1. R_dr cannot exceed 1, so the finding can only be contradicted
+#   by an image whose perturbed embeddings sum to zero; how far below 1 the largest value sits is the
+#   information, and it holds for our images and perturbations only.
