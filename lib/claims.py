@@ -563,10 +563,10 @@ def sign_test(verdict: str, agree: int, n: int, kind: str, text: str) -> Verdict
 
     p_value = binomtest(agree, n, 0.5, alternative="greater").pvalue
     if p_value <= SIGN_TEST_LEVEL:
-        return Verdict(verdict, f"{text} (sign test over seeds: p = {p_value:.2g})")
+        return Verdict(verdict, f"{text} (sign test over {kind}: p = {p_value:.2g})")
     return Verdict("not_distinguishable", f"the estimate is {verdict} and {agree} of {n} {kind} agree, as often as a "
                                           f"fair coin would (one-sided sign test p = {p_value:.2g}, needs <= "
-                                          f"{SIGN_TEST_LEVEL:g}: every seed of at least 5); {text}")
+                                          f"{SIGN_TEST_LEVEL:g}: every replicate of at least 5); {text}")
 
 
 def agreement(verdict: str, agree: int, n: int, kind: str, text: str) -> Verdict:
@@ -588,7 +588,9 @@ class OurRun:
     `KeyError` for a table our run does not have); `replicates` are seeds or bootstrap resamples, as
     `kind` says; `tier` names the run's tier; `findings` gives the findings of a name the paper module
     lists in `OUR_FINDINGS` (an artefact's), drawn from the same run (`findings_of`); `rule` says how the
-    replicates judge the estimate's verdict (`agreement` of bootstrap resamples, a `sign_test` over seeds)."""
+    replicates judge the estimate's verdict (`agreement` of bootstrap resamples, a `sign_test` over seeds);
+    `alongside` holds, by table name, runs whose replicates are another unit (Seq-to-Final's shift tables, over
+    draws of the data): a claim on such tables only is judged on that run (`run_for`)."""
 
     estimate: Tables
     replicates: tuple[Tables, ...]
@@ -596,6 +598,13 @@ class OurRun:
     tier: str
     findings: Callable[[str], Sequence[Finding]] | None = None
     rule: Rule = agreement
+    alongside: Mapping[str, "OurRun"] = field(default_factory=dict)
+
+    def run_for(self, claim: Claim) -> "OurRun":
+        """The run that judges `claim`: the `alongside` run of its tables when they all belong to one, else this."""
+        names = {name for judgement in claim.ours or claim.judgements for name in judgement.tables}
+        runs = {id(self.alongside[name]): self.alongside[name] for name in names if name in self.alongside}
+        return runs.popitem()[1] if names and len(runs) == 1 and names <= self.alongside.keys() else self
 
 
 NO_RUN = "no run of ours is judged against this paper's claims yet"
@@ -611,9 +620,10 @@ def tables_of(frames: Mapping[str, pd.DataFrame]) -> Tables:
     return table
 
 
-def seed_run(frames: Mapping[str, pd.DataFrame], tier: str) -> OurRun:
+def seed_run(frames: Mapping[str, pd.DataFrame], tier: str, kind: str = "seeds") -> OurRun:
     """An `OurRun` from per-seed frames (a `seed` column, a `value` column, every other column a label):
-    the estimate is the mean over seeds, each seed a replicate."""
+    the estimate is the mean over seeds, each seed a replicate (`kind` names them: seeds, or e.g. draws of the
+    data), judged by a sign test."""
     seeds = sorted({s for f in frames.values() for s in f["seed"]})
     def mean(frame: pd.DataFrame) -> pd.DataFrame:
         labels = [c for c in frame.columns if c not in ("seed", "value")]
@@ -622,7 +632,7 @@ def seed_run(frames: Mapping[str, pd.DataFrame], tier: str) -> OurRun:
     estimate = tables_of({name: mean(f) for name, f in frames.items()})
     replicates = tuple(tables_of({name: f[f["seed"] == s].drop(columns="seed") for name, f in frames.items()})
                        for s in seeds)
-    return OurRun(estimate, replicates, "seeds", tier, rule=sign_test)
+    return OurRun(estimate, replicates, kind, tier, rule=sign_test)
 
 
 def bootstrap_run(frames: Mapping[str, pd.DataFrame], tier: str, resamples: int, seed: int,
@@ -687,6 +697,7 @@ def assess_ours(claim: Claim, run: OurRun | None) -> Verdict:
     `not_checkable` where our run lacks what the claim needs."""
     if run is None:
         return unverifiable(NO_RUN)
+    run = run.run_for(claim)
     if claim.ours_findings:
         return _by_findings(claim, run)
     if claim.reason and not claim.ours:

@@ -106,15 +106,23 @@ keys of `geometry.FIGURE_FINDINGS`, then those of `path_readings.PATH_CLAIMS`, j
 notebook draws at the tier; named here so that reading the claims file does not import the analyses)."""
 
 
+SHIFT_TABLES = ("table05",)
+"""The shift tables whose claims the ledger judges on our sequences, over `shift_draws` draws of the data (a run of
+its own: its replicates are draws, not seeds). Table 6's face stand-in has constructed decades, so its claims would
+check the construction; its notebook shows them, the ledger leaves them not checkable."""
+
+
 def our_run(params: Mapping[str, Any]) -> OurRun:
     """The tier's study (`study_params`, `results_dir`; run or read back) as the claims file's tables
-    `accuracies`, `table02` and `table15`, each seed a replicate; and the findings of the figures of
-    `OUR_FINDINGS` on the analysis runs (`geometry_params`)."""
+    `accuracies`, `table02` and `table15`, each seed a replicate; the findings of the figures of
+    `OUR_FINDINGS` on the analysis runs (`geometry_params`); and `SHIFT_TABLES` on `shift_draws` draws of the
+    study's sequences, alongside."""
     from ..params import tier_of
     from ..manifest import notebook_params
     from .geometry import FIGURE_FINDINGS, read_runs
     from .path_readings import PATH_CLAIMS, path_findings
     from .ours import ABLATION_RUNS, SFT_SCHEDULE_RUNS, TABLE_SEQUENCES, run_study
+    from .shift_runs import our_shift_table
 
     _, frame = run_study(params["study_params"], params["results_dir"])
     partial = (frame["column"] == "SFT") & (frame["sft_schedules"] < len(SFT_SCHEDULE_RUNS))
@@ -131,5 +139,8 @@ def our_run(params: Mapping[str, Any]) -> OurRun:
 
     producers = {**{artefact: lambda f=findings: f(runs()) for artefact, findings in FIGURE_FINDINGS.items()},
                  **{artefact: lambda a=artefact: path_findings(runs(), a, panels(a)) for artefact in PATH_CLAIMS}}
-    return replace(seed_run(frames, tier_of(params["study_params"])),
-                   findings=findings_of(lambda artefact: producers[artefact]()))
+    tier = tier_of(params["study_params"])
+    shifts = seed_run({a: our_shift_table(a, params["study_params"], params["shift_draws"]) for a in SHIFT_TABLES},
+                      tier, kind="draws of the data")
+    return replace(seed_run(frames, tier), findings=findings_of(lambda artefact: producers[artefact]()),
+                   alongside=dict.fromkeys(SHIFT_TABLES, shifts))

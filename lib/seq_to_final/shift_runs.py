@@ -92,5 +92,5 @@ def our_shift_panel(artefact: str, study_params: str, draws: int) -> tuple[pd.Da
     title = (f"ours ({tier}, {draws} draw{'s' * (draws != 1)} of the data): Table {int(artefact[5:])}'s metrics on our "
              "sequences, mean ± half-width of the 95 % t-interval over draws")
     fig = shift_table_figure(mean, artefact, title, half if draws > 1 else None)
-    verdicts = ledger(claims_for(artefact), ours=seed_run({artefact: frame}, tier))
+    verdicts = ledger(claims_for(artefact), ours=seed_run({artefact: frame}, tier, kind="draws of the data"))
     return frame.assign(source="ours", tier=tier), fig, verdicts

@@ -217,6 +217,19 @@ def test_fewer_than_five_agreeing_seeds_are_not_distinguishable_from_a_coin(seed
         in verdict.evidence
 
 
+def test_a_claim_on_an_alongside_table_is_judged_on_that_run_and_its_replicates():
+    (claim,) = _parse()  # on table "t"
+    seeds = seed_run({"u": _agreeing(5)}, "mini")
+    draws = seed_run({"t": _agreeing(6)}, "mini", kind="draws of the data")
+    run = replace(seeds, alongside={"t": draws})
+    assert run.run_for(claim) is draws
+    verdict = assess_ours(claim, run)
+    assert verdict.verdict == "supported" and "mini, 6 draws of the data: supported 6" in verdict.evidence
+    assert "sign test over draws of the data: p = 0.016" in verdict.evidence
+    (elsewhere,) = _parse(where={"model": "a"})
+    assert replace(seeds, alongside={"v": draws}).run_for(elsewhere) is not draws  # not its table: the seeds judge
+
+
 def test_ours_not_distinguishable_when_a_seed_disagrees():
     (claim,) = _parse()  # the mean says LP > FT for both models; seed 1 reverses model a
     run = seed_run({"t": _seeds({"a/LP": 5, "a/FT": 0, "b/LP": 3, "b/FT": 0},
