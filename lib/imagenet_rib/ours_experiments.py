@@ -248,11 +248,13 @@ def imagenet_val_panel(run: ExperimentRun):
         heatmap(ax, matrix.rename(columns=_short), center=center, cbar=True, title=f"FT on {run.reference}: {value} (%)")
     fig.tight_layout()
     change = ood_average_before_after(acc, run.suite)
-    findings = [per_seed_finding(change, r, ["FT"], lambda rows: abs(float(rows.loc["FT", "after"] - rows.loc["FT", "before"])),
-                                 f"{r}: |mean change of suite accuracy| after FT on {run.reference} (points)",
+    # an equivalence check on the signed change (its interval inside ±5), not a bound on its absolute value,
+    # whose mean over seeds is biased away from 0 and whose t-interval assumes a shape it does not have
+    findings = [per_seed_finding(change, r, ["FT"], lambda rows: float(rows.loc["FT", "after"] - rows.loc["FT", "before"]),
+                                 f"{r}: mean change of suite accuracy after FT on {run.reference} (points)",
                                  "models pretrained on ImageNet-scale data move by a few points on the OOD sets after "
-                                 "FT on the pretraining domain's held-out split (read: by less than 5)", "<", 5.0,
-                                 "IN-1K / IN-21K a few points; OpenAI, LAION-2B lose 15.8-33.4")
+                                 "FT on the pretraining domain's held-out split (read: by less than 5 either way)",
+                                 "within", 5.0, "IN-1K / IN-21K a few points; OpenAI, LAION-2B lose 15.8-33.4")
                 for r in run.regimes]
     return data, fig, Findings(findings)
 
@@ -331,16 +333,18 @@ def validation_panel(split: ExperimentRun, main: ExperimentRun, value: str):
 
 def split_difference_findings(split: pd.DataFrame, main: pd.DataFrame, methods: list[str],
                               regimes: list[str]) -> list[Finding]:
-    """Table 10: per regime, the largest |mRI with the split − mRI of main| over the methods, per seed."""
+    """Table 10: per regime and method, mRI with the split − mRI of main, judged as an equivalence: its interval
+    over seeds inside the paper's ±3.3 points (not the largest absolute difference over methods, a maximum of
+    absolute values whose t-interval would assume a shape it does not have)."""
     keys = ["regime", "seed", "method"]
     paired = split[keys + ["mRI"]].merge(main[keys + ["mRI"]], on=keys, suffixes=("", " main"))
     paired = paired[paired["method"].isin(methods)]
-    return [per_seed_finding(paired, r, methods, lambda rows: float((rows["mRI"] - rows["mRI main"]).abs().max()),
-                             f"{r}: largest |mRI with a 4:1 split − mRI without| over the methods (points)",
+    return [per_seed_finding(paired, r, [m], lambda rows, m=m: float(rows.loc[m, "mRI"] - rows.loc[m, "mRI main"]),
+                             f"{r}, {m}: mRI with a 4:1 split − mRI without (points)",
                              "a 4:1 train/validation split with the best validation epoch leaves mRI about as it "
-                             "was (read: every method within the paper's 3.3 points)", "<", 3.3,
+                             "was (read: within the paper's ±3.3 points)", "within", 3.3,
                              "differences -2.3 to +3.3, not significant (Table 10)", "split-no-difference")
-            for r in regimes]
+            for r in regimes for m in methods]
 
 
 def eri_findings(split: pd.DataFrame, main: pd.DataFrame, methods: list[str], regimes: list[str]) -> list[Finding]:

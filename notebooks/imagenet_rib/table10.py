@@ -66,6 +66,11 @@ display(Markdown(verdict_markdown("table10")))
 # epoch); the colour is that difference. The CSV holds both numbers of both in one schema (`source`
 # paper / ours, `metric`, ours per seed). The paper's best epochs are in section 1.
 #
+# The findings read "does not differ significantly" as an equivalence, per regime and method: the
+# difference's t-interval over seeds must lie inside ±3.3 points (the paper's largest difference) to
+# support it, and wholly outside to contradict it. With two seeds the interval is the mean ± 12.7 standard
+# errors, so most cells cannot be told apart from the band either way.
+#
 # At the full tier the experiment runs on the paper's models and data (`python -m lib experiment
 # --tier full --name <experiment>`, GPU); this notebook does not compute it and says so.
 

@@ -86,8 +86,9 @@ def test_validation_panel_mri_difference_from_main_and_selected_epoch():
     assert got.loc[("WiSE-FT", "r1"), "difference from main"] == pytest.approx(-0.5)
     assert got.loc[("FT", "r1"), "mean selected epoch"] == pytest.approx(13 / 3)
     assert math.isnan(got.loc[("WiSE-FT", "r1"), "mean selected epoch"])  # post-hoc: no epoch
-    assert estimates(finding) == pytest.approx([1.5])  # the largest |difference|: FT
-    assert finding[0].claim_id == "split-no-difference"  # the ledger claim it bears on
+    assert estimates(finding) == pytest.approx([1.5, -0.5])  # per method, signed: FT, WiSE-FT
+    assert {f.direction for f in finding} == {"within"} and {f.threshold for f in finding} == {3.3}  # equivalence
+    assert {f.claim_id for f in finding} == {"split-no-difference"}  # the ledger claim they bear on
 
 
 def test_validation_panel_mean_eri_against_a_testbed_on_the_identity_line():
@@ -114,11 +115,12 @@ def test_validation_panel_mean_eri_against_a_testbed_on_the_identity_line():
 
 def test_imagenet_val_panel_accuracy_and_difference_from_the_pretrained_model():
     pre = {"a": 50.0, "b": 60.0, "c": 70.0, REF: 80.0}
-    after = {"a": 55.0, "b": 57.0, "c": 70.0, REF: 95.0}
+    after = {"a": 55.0, "b": 47.0, "c": 70.0, REF: 95.0}
     rows = model("r1", PRETRAINED, "", pre) + model("r1", "FT", REF, after)
     data, fig, finding = imagenet_val_panel(run(rows, finetune_datasets=[REF]))
-    assert data.set_index("eval_dataset")["difference"].to_dict() == {"a": 5.0, "b": -3.0, "c": 0.0, REF: 15.0}
-    assert estimates(finding) == pytest.approx([2 / 3])  # |mean change on the suite|
+    assert data.set_index("eval_dataset")["difference"].to_dict() == {"a": 5.0, "b": -13.0, "c": 0.0, REF: 15.0}
+    assert estimates(finding) == pytest.approx([-8 / 3])  # the signed mean change on the suite
+    assert finding[0].direction == "within" and finding[0].threshold == 5.0  # judged as an equivalence
 
 
 def test_clip_panel_sets_the_clip_regime_beside_the_main_regimes():
