@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..plotting import save_figure
 from .experiments import load_experiments
-from .figures import PANEL_YLABELS
+from .figures import PANEL_YLABELS, REFERENCE_COLOURS
 from .ours import FT_SET
 from .ours_experiments import CLAIMS, EXPERIMENT_PANELS, experiments_source, load_run, our_experiment_panel, \
     show_experiment_panel
@@ -30,9 +30,6 @@ Y_RANGES: dict[str, dict[str, tuple[float, float]]] = {
 }
 X_LABELS = {"epoch": "epoch", "images_per_class": "images per class"}
 MAIN_REFERENCE = {"figure13"}  # artefacts drawn with our main run's FT mRI as dashed lines
-# A main-run reference's colour: that of its analogue's line in Fig. 13's redraw (`figures.WIRING`):
-# `clean` stands for IN-21K + AugReg, `augmented` for LAION-2B.
-REFERENCE_COLOURS = {"clean": "black", "augmented": "grey"}
 
 
 def main_run_reference(experiments_params: str, results_dir: str | Path) -> pd.DataFrame:

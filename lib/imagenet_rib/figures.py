@@ -430,6 +430,9 @@ def figure12_data() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["model", "source", "mean accuracy on D before fine-tuning"])
 
 
+# Fig. 13's reference lines coloured by what they are, in the redraw and ours (`curves`): IN-21K + AugReg and our
+# `clean` regime, its analogue, black; LAION-2B and our `augmented`, grey.
+REFERENCE_COLOURS = {"clean": "black", "augmented": "grey"}
 # The y label of a panel titled by the value it draws, in the redraws and in our curves (`curves`).
 PANEL_YLABELS = {FT_SET: "mean accuracy on the fine-tuning sets (%)", "OOD accuracy": "mean OOD accuracy (%)",
                  "mRI": "mRI (points)"}
@@ -756,7 +759,7 @@ WIRING: dict[str, Wiring] = {
         draw_from_data, {"data": figure12_data, "figure": draw_reference_lines, "value": "mean accuracy on D before fine-tuning", "label": "model", "title": "Fig. 12: only the dashed lines are printed (pretrained means, Tables 17 and 9)"}),
     "figure13": Wiring(
         "Does a smaller learning rate prevent LAION-2B's robustness loss?",
-        draw_from_data, {"data": figure13_data, "figure": draw_reference_lines, "value": "value", "label": "reference", "panel": "quantity", "ylims": {"mRI": (-45, 5), FT_SET: (0, 100)}, "colours": ["black", "grey", "grey"], "title": "Fig. 13: the printed references, mRI and fine-tuning-set accuracy (the small-learning-rate curves are not printed)"}),
+        draw_from_data, {"data": figure13_data, "figure": draw_reference_lines, "value": "value", "label": "reference", "panel": "quantity", "ylims": {"mRI": (-45, 5), FT_SET: (0, 100)}, "colours": [REFERENCE_COLOURS[r] for r in ("clean", "augmented", "augmented")], "title": "Fig. 13: the printed references, mRI and fine-tuning-set accuracy (the small-learning-rate curves are not printed)"}),
 }
 QUESTIONS: dict[str, str] = {artefact: wiring.question for artefact, wiring in WIRING.items()}
 

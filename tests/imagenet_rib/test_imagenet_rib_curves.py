@@ -6,7 +6,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from lib.imagenet_rib.curves import Y_LABELS, Y_RANGES, on_paper_axes  # noqa: E402
+from lib.imagenet_rib.curves import Y_RANGES, on_paper_axes  # noqa: E402
+from lib.imagenet_rib.figures import PANEL_YLABELS as Y_LABELS, REFERENCE_COLOURS, draw  # noqa: E402
 from lib.imagenet_rib.ours import FT_SET  # noqa: E402
 
 
@@ -29,13 +30,26 @@ def test_accuracy_panels_get_the_redraws_0_100_axes_and_named_axes():
 
 
 def test_figure13_mri_panel_gets_the_redraws_range_and_our_main_run_as_dashed_references():
-    fig = curves([FT_SET, "mRI"], "epoch")
-    on_paper_axes(fig, "figure13", pd.Series({"main run, augmented": -10.8, "main run, clean": -11.4}))
-    mri = fig.axes[1]
+    fig = curves(["mRI", FT_SET], "epoch")
+    references = pd.DataFrame({"label": ["main run, augmented", "main run, clean"], "mRI": [-10.8, -11.4]},
+                              index=["augmented", "clean"])
+    on_paper_axes(fig, "figure13", references)
+    mri = fig.axes[0]
     assert mri.get_ylim() == Y_RANGES["figure13"]["mRI"]
     dashed = [line for line in mri.get_lines() if line.get_linestyle() == "--"]
     assert [line.get_ydata()[0] for line in dashed] == [-10.8, -11.4]
+    assert [line.get_color() for line in dashed] == [REFERENCE_COLOURS["augmented"], REFERENCE_COLOURS["clean"]]
     assert [t.get_text() for t in mri.get_legend().get_texts()][-2:] == ["main run, augmented: -10.8",
                                                                           "main run, clean: -11.4"]
-    assert not [line for line in fig.axes[0].get_lines() if line.get_linestyle() == "--"]
+    assert not [line for line in fig.axes[1].get_lines() if line.get_linestyle() == "--"]
+    plt.close(fig)
+
+
+def test_figure13_redraw_has_our_panels_order_titles_and_reference_colours():
+    fig, data = draw("figure13")
+    assert [ax.get_title() for ax in fig.axes] == ["mRI", FT_SET]
+    assert [ax.get_ylabel() for ax in fig.axes] == [Y_LABELS["mRI"], Y_LABELS[FT_SET]]
+    colours = [line.get_color() for ax in fig.axes for line in ax.get_lines()]
+    # IN-21K + AugReg as our `clean`, LAION-2B (both of its lines) as our `augmented`
+    assert colours == [REFERENCE_COLOURS["clean"], REFERENCE_COLOURS["augmented"], REFERENCE_COLOURS["augmented"]]
     plt.close(fig)
