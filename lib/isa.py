@@ -41,9 +41,19 @@ def has_avx2() -> bool:
     return not cpuinfo.exists() or "avx2" in cpuinfo.read_text().split()
 
 
+# `ROBUSTNESS_KERNELS=native` lets each library pick its kernels by the CPU (faster on some CPUs; the run keys
+# then say `native`, so such runs are never mixed with pinned ones, and their numbers hold for this CPU only).
+KERNELS_ENV = "ROBUSTNESS_KERNELS"
+KERNEL_CHOICES = ("avx2", "native")
+
+
 def pins() -> dict[str, str]:
-    """The variables this machine's processes are pinned to (none off x86-64 or without AVX2)."""
-    return dict(PINS) if has_avx2() else {}
+    """The variables this machine's processes are pinned to (none off x86-64, without AVX2, or under
+    `ROBUSTNESS_KERNELS=native`)."""
+    choice = os.environ.get(KERNELS_ENV, "avx2")
+    if choice not in KERNEL_CHOICES:
+        raise ValueError(f"{KERNELS_ENV}={choice!r}: set it to one of {', '.join(KERNEL_CHOICES)} (default avx2)")
+    return dict(PINS) if choice == "avx2" and has_avx2() else {}
 
 
 def pin() -> None:

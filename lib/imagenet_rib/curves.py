@@ -4,8 +4,8 @@ The paper prints none of these curves, only their reference values, which `figur
 0-100 % accuracy axes (Fig. 13's mRI panel: -45 to 5). `show_on_paper_axes` draws our experiment's panel
 on those same ranges, so a 10-point drop of ours looks as large as a 10-point drop of the paper's, with the
 axes named as the redraws name them; for Fig. 13 it adds our main run's FT mRI per regime as dashed
-references, coloured as their analogues in the redraw: black for `clean` (IN-21K + AugReg's mRI at the default
-learning rate), grey for `augmented` (LAION-2B's).
+references (black `clean`, grey `augmented`): Fig. 13's models, LAION-2B and IN-21K + AugReg, have no analogue
+among our regimes (`benchmark.REGIME_ANALOGUES`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..plotting import save_figure
 from .experiments import load_experiments
-from .figures import PANEL_YLABELS, REFERENCE_COLOURS
+from .figures import PANEL_YLABELS
 from .ours import FT_SET
 from .ours_experiments import CLAIMS, EXPERIMENT_PANELS, experiments_source, load_run, our_experiment_panel, \
     show_experiment_panel
@@ -30,6 +30,7 @@ Y_RANGES: dict[str, dict[str, tuple[float, float]]] = {
 }
 X_LABELS = {"epoch": "epoch", "images_per_class": "images per class"}
 MAIN_REFERENCE = {"figure13"}  # artefacts drawn with our main run's FT mRI as dashed lines
+REFERENCE_COLOURS = {"clean": "black", "augmented": "grey"}  # our main run's regimes (neither stands for a model of Fig. 13)
 
 
 def main_run_reference(experiments_params: str, results_dir: str | Path) -> pd.DataFrame:

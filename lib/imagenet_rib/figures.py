@@ -430,23 +430,19 @@ def figure12_data() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["model", "source", "mean accuracy on D before fine-tuning"])
 
 
-# Fig. 13's reference lines coloured by what they are, in the redraw and ours (`curves`): IN-21K + AugReg and our
-# `clean` regime, its analogue, black; LAION-2B and our `augmented`, grey.
-REFERENCE_COLOURS = {"clean": "black", "augmented": "grey"}
 # The y label of a panel titled by the value it draws, in the redraws and in our curves (`curves`).
 PANEL_YLABELS = {FT_SET: "mean accuracy on the fine-tuning sets (%)", "OOD accuracy": "mean OOD accuracy (%)",
                  "mRI": "mRI (points)"}
 
 
 def draw_reference_lines(data: pd.DataFrame, value: str, label: str, title: str, panel: str | None = None,
-                         ylims: dict[str, tuple[float, float]] | None = None,
-                         colours: list[str] | None = None) -> plt.Figure:
+                         ylims: dict[str, tuple[float, float]] | None = None) -> plt.Figure:
     """The printed reference values as dashed lines (the curves between them are not printed): one panel
     per value of the column `panel`, titled by it as our curves' panels are (its y range from `ylims`, by
-    default accuracy's 0-100 %); `colours` per row, by default tab10's."""
+    default accuracy's 0-100 %)."""
     groups = list(data.groupby(panel, sort=False)) if panel else [("accuracy (%)", data)]
     fig, axes = plt.subplots(1, len(groups), figsize=(7 * len(groups), 3.6), squeeze=False)
-    palette = iter(colours or sns.color_palette("tab10", len(data)))
+    palette = iter(sns.color_palette("tab10", len(data)))
     for ax, (name, rows) in zip(axes[0], groups):
         for _, r in rows.iterrows():
             ax.axhline(r[value], ls="--", color=next(palette), label=f"{r[label]}: {r[value]:.1f}")
@@ -759,7 +755,7 @@ WIRING: dict[str, Wiring] = {
         draw_from_data, {"data": figure12_data, "figure": draw_reference_lines, "value": "mean accuracy on D before fine-tuning", "label": "model", "title": "Fig. 12: only the dashed lines are printed (pretrained means, Tables 17 and 9)"}),
     "figure13": Wiring(
         "Does a smaller learning rate prevent LAION-2B's robustness loss?",
-        draw_from_data, {"data": figure13_data, "figure": draw_reference_lines, "value": "value", "label": "reference", "panel": "quantity", "ylims": {"mRI": (-45, 5), FT_SET: (0, 100)}, "colours": [REFERENCE_COLOURS[r] for r in ("clean", "augmented", "augmented")], "title": "Fig. 13: the printed references, mRI and fine-tuning-set accuracy (the small-learning-rate curves are not printed)"}),
+        draw_from_data, {"data": figure13_data, "figure": draw_reference_lines, "value": "value", "label": "reference", "panel": "quantity", "ylims": {"mRI": (-45, 5), FT_SET: (0, 100)}, "title": "Fig. 13: the printed references, mRI and fine-tuning-set accuracy (the small-learning-rate curves are not printed)"}),
 }
 QUESTIONS: dict[str, str] = {artefact: wiring.question for artefact, wiring in WIRING.items()}
 

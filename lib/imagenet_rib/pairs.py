@@ -24,7 +24,7 @@ import pandas as pd
 from ..plotting import paper_and_ours_bars, paper_and_ours_heatmaps
 from .. import results
 from ..params import tier_of
-from .benchmark import PRETRAINED, BenchmarkSettings
+from .benchmark import CLIP_REGIME, PRETRAINED, REGIME_ANALOGUES, BenchmarkSettings
 from .figures import draw_before_after, figure04_data, figure08_data, short
 from .ours import FT_SET, Panel, judged, ood_average_before_after, run_benchmark
 from .tables import load_table, model_label, select
@@ -170,7 +170,8 @@ class Pair:
     difference: str = ""
 
 
-REGIME_NOTE = "columns: our pretraining regimes, not the paper's models"
+REGIME_NOTE = ("columns: our pretraining regimes, not the paper's models (" + ", ".join(
+    f"`{regime}` stands for {model}" for regime, model in REGIME_ANALOGUES.items() if regime != CLIP_REGIME) + ")")
 PAIRS: dict[str, Pair] = {
     "table02": Pair("RI per fine-tuning set and mRI", partial(printed_ri, "table02"),
                     partial(per_seed_ri, ("augmented", "rib_vit_b16_augreg_in1k")), columns="train_dataset",

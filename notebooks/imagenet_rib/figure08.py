@@ -78,8 +78,8 @@ display(Markdown(verdict_markdown("figure08", extra=("table03", "table17"))))
 # ## Our run
 # The miniature ImageNet-RIB (`lib.imagenet_rib.benchmark`, settings: the file the `benchmark_params`
 # parameter names): at `tiny` and `mini` a small ViT "pretrained" on the digits under two regimes
-# (`clean`, and `augmented`, pretrained with image-corruption augmentation, our analogue of a larger
-# and more varied pretraining set), fine-tuned with every method on each shifted digit domain of the
+# (`clean`, the analogue of IN-1K, and `augmented`, pretrained with image-corruption augmentation, the
+# analogue of IN-1K + AugReg: `lib.imagenet_rib.benchmark.REGIME_ANALOGUES`), fine-tuned with every method on each shifted digit domain of the
 # suite and evaluated on all of them and on the clean digits; RI and mRI by Eq. 1, mean over the
 # tier's seeds. At `full` the same code runs the paper's models and datasets.
 # Our methods have one row the paper's tables lack, "EWC (L2, released code)": the plain L2 pull to
@@ -92,9 +92,10 @@ display(Markdown(verdict_markdown("figure08", extra=("table03", "table17"))))
 # on the same 0-80 % axis. The paper's panels are that redraw: its x axis is the paper's models (the
 # ViT-B/32 IN-1K + AugReg column reads "not in Table 17"), ours is our two pretraining regimes, and
 # ours has one more panel, EWC (L2, released code). The CSV holds both in one schema (`source` paper /
-# ours, ours per seed). The findings give the mean change over methods per regime, then whether `augmented` (the
-# richer pretraining) loses more than `clean` and ends lower, averaged over the methods, each with its t-interval
-# over seeds: does the richer pretraining keep its head start after fine-tuning?
+# ours, ours per seed). The findings give the mean change over methods per regime, each against what Table 3
+# prints for the regime's analogue (IN-1K's ResNets, IN-1K + AugReg's ViTs, mean over the methods), then whether
+# `augmented` (the AugReg analogue) loses less than `clean` and ends higher, averaged over the methods, each with
+# its t-interval over seeds: does AugReg-like pretraining keep its head start after fine-tuning?
 
 # %%
 from lib.imagenet_rib.pairs import PAIRS, paired_panel

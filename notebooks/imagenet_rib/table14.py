@@ -57,8 +57,9 @@ display(Markdown(verdict_markdown("table14")))
 # %% [markdown]
 # ## Our run
 # Experiment `weight_decay` of the file the `experiments_params` parameter names: vanilla FT of our
-# miniature benchmark at each weight decay of its sweep, in one pretraining regime (`augmented`, the richer
-# one, as the paper studies one model; experiments.yaml says so). The figure: Table 14's FT mRI per weight
+# miniature benchmark at each weight decay of its sweep, in one pretraining regime (`augmented`, the IN-1K +
+# AugReg analogue, as the paper studies one model; experiments.yaml says so; the paper's model, LAION-2B, has no
+# analogue among our regimes). The figure: Table 14's FT mRI per weight
 # decay (left; its one model, LAION-2B ViT-B/16) and ours (right; mean over seeds), drawn by one function
 # on one colour scale, rows the paper's weight decays
 # (ours has a subset of them); the CSV holds both in one schema (`source` paper / ours, the weight

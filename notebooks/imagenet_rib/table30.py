@@ -71,8 +71,8 @@ display(Markdown(verdict_markdown("table30")))
 # ## Our run
 # The miniature ImageNet-RIB (`lib.imagenet_rib.benchmark`, settings: the file the `benchmark_params`
 # parameter names): at `tiny` and `mini` a small ViT "pretrained" on the digits under two regimes
-# (`clean`, and `augmented`, pretrained with image-corruption augmentation, our analogue of a larger
-# and more varied pretraining set), fine-tuned with every method on each shifted digit domain of the
+# (`clean`, the analogue of IN-1K, and `augmented`, pretrained with image-corruption augmentation, the
+# analogue of IN-1K + AugReg: `lib.imagenet_rib.benchmark.REGIME_ANALOGUES`), fine-tuned with every method on each shifted digit domain of the
 # suite and evaluated on all of them and on the clean digits; RI and mRI by Eq. 1, mean over the
 # tier's seeds. At `full` the same code runs the paper's models and datasets.
 # Our methods have one row the paper's tables lack, "EWC (L2, released code)": the plain L2 pull to

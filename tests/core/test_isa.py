@@ -45,3 +45,12 @@ def test_a_library_loaded_before_lib_stops_the_computation():
     done = subprocess.run([sys.executable, "-c", script], cwd=REPO_ROOT, env=env, capture_output=True, text=True)
     assert done.returncode != 0
     assert "not the pinned Haswell: it was loaded before `lib`" in done.stderr.splitlines()[-1]
+
+
+def test_native_kernels_unpin_and_say_so_in_the_key(monkeypatch):
+    monkeypatch.setenv(isa.KERNELS_ENV, "native")
+    assert isa.pins() == {} and isa.key() == "native"
+    isa.check()  # nothing pinned, nothing to check
+    monkeypatch.setenv(isa.KERNELS_ENV, "avx512")
+    with pytest.raises(ValueError, match="ROBUSTNESS_KERNELS='avx512': set it to one of avx2, native"):
+        isa.pins()

@@ -183,6 +183,12 @@ def test_small_subsets_panel_against_the_pretrained_model():
     assert data["OOD accuracy"].tolist() == pytest.approx([45.0, 55.0])
     assert (data["OOD accuracy (pretrained)"] == PRE).all()
     assert estimates(finding) == pytest.approx([10.0])  # OOD at k=10 − at k=1 (not the CLIP regime)
+    # the IN-1K + AugReg analogue is also judged on the paper's gain at the fewest images per class
+    augreg = [{**row, "regime": "augmented"} for row in rows]
+    _, _, (decline, gain) = small_subsets_panel(run(augreg, key))
+    assert decline.estimate == pytest.approx(10.0) and gain.direction == ">" and "IN-1K + AugReg gains" in gain.claim
+    fewest = small_subsets_panel(run(rows, key))[0].iloc[0]
+    assert gain.estimate == pytest.approx(fewest["OOD accuracy"] - fewest["OOD accuracy (pretrained)"])
 
 
 @pytest.mark.parametrize("tier", ["tiny", "mini", "full"])
