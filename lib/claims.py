@@ -603,8 +603,9 @@ class OurRun:
     def run_for(self, claim: Claim) -> "OurRun":
         """The run that judges `claim`: the `alongside` run of its tables when they all belong to one, else this."""
         names = {name for judgement in claim.ours or claim.judgements for name in judgement.tables}
-        runs = {id(self.alongside[name]): self.alongside[name] for name in names if name in self.alongside}
-        return runs.popitem()[1] if names and len(runs) == 1 and names <= self.alongside.keys() else self
+        if names and names <= self.alongside.keys() and len({id(self.alongside[n]) for n in names}) == 1:
+            return self.alongside[names.pop()]
+        return self
 
 
 NO_RUN = "no run of ours is judged against this paper's claims yet"
