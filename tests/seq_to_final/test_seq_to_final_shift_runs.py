@@ -54,5 +54,5 @@ def test_our_panel_draws_means_with_their_intervals_and_judges_the_claims():
     assert len(cells) == 15 and all(" ± " in c for c in cells)  # 5 sequences x 3 steps
     assert "3 draws of the data" in fig.get_suptitle()
     assert set(verdicts["claim_id"]) >= {"rcl-no-difference-steps-1-2", "rrr-source-closer"}
-    assert verdicts["ours_evidence"].str.contains("tiny, 3 seeds").all()
+    assert verdicts["ours_evidence"].str.contains("tiny, 3 draws of the data").all()
     plt.close(fig)
