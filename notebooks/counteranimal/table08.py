@@ -124,7 +124,8 @@ gaps.pivot_table(index=["p_inv", "p_spu", "classes"], columns="metric", values=[
 #   both, larger for the supervised models.
 # - **"Contrastive and supervised perform similarly"** fails in most bias settings, and always in one direction:
 #   contrastive training with perfect captions is never less robust on the Rev. test ("not less robust" holds in
-#   every setting) and is *more* robust than cross-entropy where the colour is the stronger cue (p_spu 0.9). The
+#   every setting) and is *more* robust than cross-entropy in three of the four bias settings (both p_spu 0.9
+#   settings, and p_inv 0.75 with p_spu 0.75). The
 #   finding's overall line reads "partly supported" because each setting has two parts (not more, not less
 #   robust); the claim of similarity needs both. Per cell (tables above), the Rev. gap is largest at p_spu 0.9
 #   with few classes and smaller at 10 classes; the supervised MLP scores higher on the rest classes, the

@@ -68,8 +68,9 @@ display(Markdown(verdict_markdown("table14")))
 # Reading ours: at our few fine-tuning epochs (`finetune.epochs` of the benchmark file: 5 at `mini`)
 # weight decay barely moves our mRI. The decay's pull on the weights (learning rate × decay per SGD
 # step) is too small over so few steps to change what the model predicts for decays up to 0.01, so
-# the mRIs at those decays agree to the first decimal (the per-seed values in the CSV differ only in
-# the second or third decimal); only 0.1 moves it visibly.
+# the mean mRIs at those decays agree to the first decimal (the per-seed values in the CSV differ only in
+# the second or third decimal up to 0.001; at 0.01 the two seeds move by 0.1-0.2 points in opposite
+# directions, so the mean still reads the same); only 0.1 moves it visibly.
 # Identical-looking cells are this, not a bug. The paper's claim (App. I.2) is that LAION-2B stays far below
 # the smaller-data models at every decay; its own row is not monotone in the decay (-44.2 at 0.0005, -39.4 at
 # 0.001, -40.9 at 0.005). Our finding on the decay's trend is our reading, not that claim, which needs a

@@ -107,7 +107,7 @@ print(path_findings(runs, "figure01", panels))
 #   (supported), but about half its rise comes at the last step (.53, [.22, .84]: not distinguishable), and its
 #   dashed line rises smoothly: that jump is the switch of BatchNorm statistics. JST-1's two models are one
 #   model with step T's side modules scaled by s, so its solid path has no switch at s = 1 (its dashed path
-#   sits higher all along, the statistics re-estimated on the final step alone). On CLR the dips of both and
+#   sits higher from s = .2 on, the statistics re-estimated on the final step alone). On CLR the dips of both and
 #   JM's last-step share are not distinguishable, and JST-1's share is not checkable (only one seed rises by .05: no interval).
 # - **A good initialization: contradicted on RCL for both** (|end − start| .85 for JM, .55 for JST-1): after a
 #   label flip the step-(T − 1) model is near chance on the final step. On CLR, whose final step is a rotation,

@@ -84,10 +84,9 @@ print(path_findings(runs, "figure15", panels))
 #   joint model with 1-layer side modules (JST-1) hardly moves: its path stays within .04 of its start (.96)
 #   in every seed (its dips 0, .02 and .04; in one seed its accuracy does not move at all); no finding judges
 #   it, as the text speaks of "the joint model".
-# - **Sequential fine-tuning stays flat at a high accuracy: not checkable**: in two seeds the final step's
-#   fine-tuning kept the model it started from (the code's early stopping counts epoch 0, notes P7), so the
-#   path is one model, at .98 and .96, flat by construction and left out; the one seed that moved ends where it
-#   starts (.87) but rises to 1.0 on the way (a change of .13), and one seed gives no interval.
+# - **Sequential fine-tuning stays flat at a high accuracy: not checkable**: the final step's
+#   fine-tuning kept the model it started from (the code's early stopping counts epoch 0, notes P7), in all
+#   three seeds, so each path is one model (.95 to 1.0), flat by construction and left out: no interval.
 # - **LP-FT's path is completely flat: not checkable**, for the same reason: in two seeds both stages kept
 #   the ERM model; in the one that moved the path changes by .02. FT's paths are alike (two seeds one model,
 #   the third within .04); the historical model is already at .95-1.0 on the final step.

@@ -142,9 +142,9 @@ print(report(findings))
 # %% [markdown]
 # ### Verdict on our run
 # At `mini` (Conv-1, the paper's Res-4 being beyond the budget; lengths 2 and 8 only, 3 seeds):
-# - **Performance deteriorates as sequences get longer: supported.** Accuracy at 8 steps − at 2 steps = −.13
-#   [−.17, −.09] over (method, seed) pairs (paper −.054 over its 18 methods): the joint models, DRO and IRM lose most
+# - **Performance deteriorates as sequences get longer: supported.** Accuracy at 8 steps − at 2 steps = −.12
+#   [−.17, −.08] over (method, seed) pairs (paper −.054 over its 18 methods): the joint models, DRO and IRM lose most
 #   (JST −.37, DRO −.36, JM −.30, IRM −.23; each step adds 30 degrees, so the 8-step history spans 210 degrees of
-#   rotation), while the baseline and ST-1 do not lose (+.05, +.03).
+#   rotation), while the baseline and ST-1 do not lose (+.05, +.04).
 # - Table 14's other claims (lengths 4 and 7 better; class 2 enough at every length) need the lengths we did not
 #   run; the Mean and Std dev rows here are over our two lengths, not the paper's seven.

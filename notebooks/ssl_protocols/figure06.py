@@ -140,7 +140,8 @@ print(report(findings))
 #   CUB.
 # - *An outlier.* At `mini`, masked-vit-15ep's fine-tuning collapsed to one class (FT at chance: 10 %, or 50 %
 #   on parity; see the Table S.2 notebook). It is the orange triangle far from the others in the FT columns.
-#   It is kept, not tuned away.
+#   simclr-vit-15ep's plain FT is at chance too on digits_inverted (10 %) and digits_parity (51 %; the Table S.2
+#   notebook lists every such run). All are kept, not tuned away.
 
 # %%
 domain_mapping(settings, "")
