@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import platform
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 # Variable -> value for a CPU with AVX2: ATen's dispatch, oneDNN's ceiling, MKL's conditional numerical
@@ -32,9 +33,10 @@ PINS: dict[str, str] = {
 }
 
 
+@lru_cache(maxsize=1)
 def has_avx2() -> bool:
-    """Whether this is an x86-64 CPU with AVX2 (read from /proc/cpuinfo where there is one; assumed
-    elsewhere on x86-64, e.g. macOS, whose x86 machines all have it)."""
+    """Whether this is an x86-64 CPU with AVX2 (read from /proc/cpuinfo where there is one, once per process:
+    every run key asks; assumed elsewhere on x86-64, e.g. macOS, whose x86 machines all have it)."""
     if platform.machine().lower() not in ("x86_64", "amd64"):
         return False
     cpuinfo = Path("/proc/cpuinfo")

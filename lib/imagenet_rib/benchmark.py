@@ -92,10 +92,10 @@ CLASSIFIER_LIBRARIES = ("timm", "torchvision")
 CLIP_REGIME = "clip"  # embedded: a tiny CLIP pretrained contrastively on the clean digits, zero-shot head
 # What each embedded regime stands for among the paper's pretrained models: one mapping, for every notebook and
 # finding. `clean` against `augmented` is pretraining without vs with AugReg-like augmentation on the same data;
-# no regime varies the amount or source of data, so the paper's models in NO_ANALOGUE have none.
+# no regime varies the amount or source of data, so the paper's other models (IN-1K + SAM, the IN-21K ones,
+# OpenAI, LAION-400M, LAION-2B) have none.
 REGIME_ANALOGUES = {"clean": "IN-1K", "augmented": "IN-1K + AugReg",
                     CLIP_REGIME: "a small-data zero-shot CLIP (LAION-100M, CC-12M, YFCC-15M), in kind only"}
-NO_ANALOGUE = ("IN-1K + SAM", "IN-21K", "IN-21K-P", "IN-21K + AugReg", "OpenAI", "LAION-400M", "LAION-2B")
 HEAD_METHODS = ("Linear Probing", "LP-FT")  # need a classifier head; App. C excludes them for zero-shot CLIP
 OWN_CLASSES_METHODS = ("FT", "FLYP")  # leave a whole CLIP model, evaluated with the ImageNet head after (Table 12)
 TEXT_TOWERS = ("trainable", "frozen")

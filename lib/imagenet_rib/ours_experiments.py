@@ -40,7 +40,7 @@ from .claims import OUR_FINDINGS
 from .experiments import load_experiments, run_experiment
 from ..params import tier_of
 from ..plotting import heatmap
-from .ours import FT_SET, Panel, finetune_set_findings, ood_average_before_after, per_seed_finding, summary
+from .ours import FEW_POINTS, FT_SET, Panel, finetune_set_findings, ood_average_before_after, per_seed_finding, summary
 from .pairs import Pair, draw_pair, printed, printed_mean
 from .tables import load_table, model_label
 
@@ -254,7 +254,7 @@ def imagenet_val_panel(run: ExperimentRun):
                                  f"{r}: mean change of suite accuracy after FT on {run.reference} (points)",
                                  "models pretrained on ImageNet-scale data move by a few points on the OOD sets after "
                                  "FT on the pretraining domain's held-out split (read: by less than 5 either way)",
-                                 "within", 5.0, "IN-1K / IN-21K a few points; OpenAI, LAION-2B lose 15.8-33.4")
+                                 "within", FEW_POINTS, "IN-1K / IN-21K a few points; OpenAI, LAION-2B lose 15.8-33.4")
                 for r in run.regimes]
     return data, fig, Findings(findings)
 
