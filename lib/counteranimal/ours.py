@@ -5,14 +5,15 @@ one to the ImageNet models. `our_panel` draws the paper's panels (Fig. 2: 1 vs 1
 1 vs 1000, Fig. 14: 1 vs 20, points numbered) and ours beside them with one function (`figures.scatter_panel`),
 one point per (model, seed), and judges the paper's claims on our run (`findings`): each quantity is computed
 per seed and given a t-interval over seeds (a run of one seed, e.g. the full tier's checkpoints, gets a
-bootstrap over its models instead). Figures 6, 8 and 9 compare models as bars; `our_bars` draws the
-comparisons our zoo has an analogue of (`OUR_BARS`) with the paper's bar function (`figures.bar_panels`),
-and `bar_findings` judges Figs. 6 and 8's claims on them (`BAR_CLAIMS`).
+bootstrap over its models instead). Figures 6-9 compare models as bars; `our_bars` draws the
+comparisons our zoo has an analogue of (`OUR_BARS`; a registry study: the paper's own panels) with the paper's
+bar function (`figures.bar_panels`), and `bar_findings` judges Figs. 6, 7 and 8's claims on them (`BAR_CLAIMS`).
 
 In the miniature, "CLIP" is a tiny CLIP pre-trained contrastively on captioned digits whose
 background follows the class with the miniature's spurious correlation, "CLIP-HQ" the same on data
 with a weaker correlation, and "ImageNet" a supervised stand-in trained on the same kind of data as
-the CLIPs (not on other data, as the paper's ImageNet models were: see the notebooks).
+the CLIPs (not on other data, as the paper's ImageNet models were: see the notebooks). The CLIPs of one size n also
+come with a smaller and a larger image tower (`tiny_clip_small`, `tiny_clip_large`): Fig. 7's backbone ladder.
 """
 
 from __future__ import annotations
@@ -30,13 +31,15 @@ from ..findings import Finding, Findings, Interval, bootstrap_interval, mean_int
 from ..params import tier_of
 from ..store import RunContext, precompute_study
 from .effective_robustness import residuals
-from .figures import METRICS, SCATTERS, number_panels, paper_panel_title, scatter_axes, scatter_panel, scatter_points
+from .figures import (METRICS, PANELS as PAPER_BARS, SCATTERS, number_panels, paper_panel_title, scatter_axes,
+                      scatter_panel, scatter_points)
 from .study import Study, StudySettings
 
 HQ_FAMILIES = ("CLIP-HQ", "CLIP-DC", "CLIP-DFN")  # ours, and the paper's high-quality-data CLIPs
+CLIP_BACKBONE = "tiny_clip"  # the miniature CLIPs' backbone where data vary (Figs. 6, 8, 9); Fig. 7 varies it
 PANELS = ("figure02", "figure13", "figure14")  # the artefacts with an our-run panel: common vs counter
 # the notebooks reading the study: the scatter panels, the bars of Figs. 6, 8 and 9 (`OUR_BARS`), the ledger
-READS = (*PANELS, "figure06", "figure08", "figure09", "claims")
+READS = (*PANELS, "figure06", "figure07", "figure08", "figure09", "claims")
 STANDIN_NAMES = {"clip": "", "vit": "ViT", "resnet": "ResNet"}  # our stand-ins' names in the figures' keys
 
 
@@ -68,15 +71,20 @@ def candidate_setup(settings: StudySettings) -> str:
 
 
 def our_points(frame: pd.DataFrame, averaging: str = "balanced") -> pd.DataFrame:
-    """One row per (model, seed): family, common, counter, drop (%), and the marker columns of the
-    paper's points (`params_m` the stand-in's size, as `run_study` gives it, `data_m` the pre-training
-    images in millions)."""
+    """One row per (model, seed): family, common, counter, drop (%), the marker columns of the paper's
+    points (`params_m` the stand-in's size, as `run_study` gives it, `data_m` the pre-training images in
+    millions), `ladder` (a miniature CLIP whose family has more than one backbone at this pre-training size:
+    Fig. 7) and `base` (not a miniature CLIP on another backbone than `CLIP_BACKBONE`: the models of the data
+    comparisons of Figs. 6, 8 and 9; every registry model)."""
     labels = ["model", "family", "architecture", "images", "correlation", "seed"]
     wide = (frame[frame["averaging"] == averaging]
             .pivot_table(index=labels, columns="metric", values="value", sort=False, dropna=False).reset_index())
     wide = wide.dropna(subset=["common", "counter"])
     wide["params_m"] = wide["model"].map(frame.drop_duplicates("model").set_index("model")["params_m"])
     wide["data_m"] = wide["images"].where(wide["images"] > 0) / 1e6
+    miniature_clip = (wide["images"] > 0) & wide["family"].str.startswith("CLIP")
+    wide["ladder"] = miniature_clip & (wide.groupby(["family", "images"])["architecture"].transform("nunique") > 1)
+    wide["base"] = ~miniature_clip | (wide["architecture"] == CLIP_BACKBONE)
     return wide
 
 
@@ -166,17 +174,27 @@ def findings(points: pd.DataFrame) -> Findings:
 
 
 def our_labels(points: pd.DataFrame) -> pd.Series:
-    """Short names of our models for a figure's key: "CLIP n=500", "CLIP-HQ n=1000", "ViT n=500
-    (supervised)" for the miniature's zoo (the correlation is the family's), the model name otherwise."""
+    """Short names of our models for a figure's key: "CLIP n=500", "CLIP-HQ n=1000", "CLIP n=1000 (large)"
+    (a backbone other than `CLIP_BACKBONE`), "ViT n=500 (supervised)" for the miniature's zoo (the correlation is
+    the family's); a registry model by its row of Tables 3-4 (`table_row`)."""
     def name(row: pd.Series) -> str:
         if not row["images"] > 0:
-            return str(row["model"])
+            return table_row(str(row["model"]))
         kind = row["architecture"].removeprefix("tiny_")
         if row["family"].startswith("CLIP"):
-            return f"{row['family']} n={row['images']:g}"
+            rung = row["architecture"].removeprefix(CLIP_BACKBONE).removeprefix("_")
+            return f"{row['family']} n={row['images']:g}" + (f" ({rung})" if rung else "")
         return f"{STANDIN_NAMES.get(kind, kind)} n={row['images']:g} (supervised)"
 
     return points.apply(name, axis=1)
+
+
+def table_row(key: str) -> str:
+    """The Table 3 or 4 row a registry model stands for: its paper label without the checkpoint's tag
+    ("CLIP-LAION2B-ViT/B/16 S34B B88K" -> "CLIP-LAION2B-ViT/B/16")."""
+    from ..models.registry import spec
+
+    return spec(key).paper_label.split(" ")[0]
 
 
 def _stated(finding: Finding, unit: str = "points") -> str:
@@ -188,19 +206,38 @@ def _stated(finding: Finding, unit: str = "points") -> str:
             f"{finding.interval.low:.1f} to {finding.interval.high:.1f})")
 
 
-# -- Figs. 6, 8 and 9 as bars: the comparisons of our zoo that have an analogue in the paper's panels ----------
+# -- Figs. 6-9 as bars: the comparisons of our zoo that have an analogue in the paper's panels --------------
 OUR_BARS: dict[str, dict[str, tuple[str, list[str]]]] = {  # figure -> panel -> (which of our models, drawn in order of)
-    "figure06": {"tiny CLIP, pre-training size n varies": ("family == 'CLIP'", ["images"]),
+    "figure06": {"tiny CLIP, pre-training size n varies": ("family == 'CLIP' and base", ["images"]),
                  "CLIP-HQ (weaker correlation), n varies": ("family == 'CLIP-HQ'", ["images"])},
-    "figure08": {"CLIP against CLIP-HQ at each size n": ("family in ('CLIP', 'CLIP-HQ')", ["images", "family"])},
-    "figure09": {"ViT image towers: CLIP against supervised ViT": ("family == 'CLIP' or architecture == 'tiny_vit'",
-                                                                   ["family", "images"])},
+    "figure07": {"tiny CLIP, image tower grows at fixed n": (
+        "family == 'CLIP' and ladder", ["images", "params_m"])},
+    "figure08": {"CLIP against CLIP-HQ at each size n": (
+        "family in ('CLIP', 'CLIP-HQ') and base", ["images", "family"])},
+    "figure09": {"ViT image towers: CLIP against supervised ViT": (
+        "(family == 'CLIP' and base) or architecture == 'tiny_vit'", ["family", "images"])},
 }
 
 
+def _bar_panels(artefact: str, settings: StudySettings, named: pd.DataFrame) -> dict[str, list[str]]:
+    """The models (labels) each of our panels compares, in order: for a registry study the paper's panels
+    (`figures.PANELS`, here `PAPER_BARS`) with the rows it evaluated, for the miniature `OUR_BARS`; empty panels left out."""
+    if settings.source == "registry":
+        ran = set(named["label"])
+        panels = {title: [m for m in models if m in ran] for title, models in PAPER_BARS[artefact].items()}
+    else:
+        panels = {title: list(dict.fromkeys(named.query(query).sort_values(order, kind="stable")["label"]))
+                  for title, (query, order) in OUR_BARS[artefact].items()}
+    panels = {title: models for title, models in panels.items() if models}
+    if not panels:
+        raise ValueError(f"{artefact}: no model of this study is in the comparisons it draws; add such models to "
+                         "the study's settings (`models`)")
+    return panels
+
+
 def our_bars(artefact: str, settings: StudySettings, frame: pd.DataFrame) -> tuple[Figure, pd.DataFrame]:
-    """The panels of `OUR_BARS[artefact]` from our study, drawn by `figures.bar_panels` as the paper's are: each
-    model's mean over seeds, black bars the range over seeds, named as in the scatter keys (`our_labels`);
+    """Our study in the artefact's bar panels (`_bar_panels`), drawn by `figures.bar_panels` as the paper's are:
+    each model's mean over seeds, black bars the range over seeds, named as in the scatter keys (`our_labels`);
     `(figure, data)`, the data with `source` ours."""
     from .figures import bar_panels
 
@@ -210,9 +247,7 @@ def our_bars(artefact: str, settings: StudySettings, frame: pd.DataFrame) -> tup
     means = table.xs("mean", axis=1, level=1).reset_index("family")
     ranges = pd.concat({f"{m} {end}": table[(m, how)] for m in METRICS for end, how in (("low", "min"), ("high", "max"))},
                        axis=1).droplevel("family")
-    panels = {title: list(dict.fromkeys(named.query(query).sort_values(order, kind="stable")["label"]))
-              for title, (query, order) in OUR_BARS[artefact].items()}
-    fig, data = bar_panels(means, panels, candidate_setup(settings), str, ranges)
+    fig, data = bar_panels(means, _bar_panels(artefact, settings, named), candidate_setup(settings), str, ranges)
     fig.suptitle(f"ours ({frame['tier'].iloc[0]}, {points['seed'].nunique()} seeds; black: the range over seeds)",
                  fontsize=10)
     fig.tight_layout()
@@ -220,8 +255,8 @@ def our_bars(artefact: str, settings: StudySettings, frame: pd.DataFrame) -> tup
 
 
 def _drop_by_size(points: pd.DataFrame, family: str) -> pd.Series:
-    """The mean drop of `family` at each pre-training size (one seed's points)."""
-    return points[points["family"] == family].groupby("images")["drop"].mean().sort_index()
+    """The mean drop of `family` (at the data comparisons' backbone) at each pre-training size (one seed's points)."""
+    return points[(points["family"] == family) & points["base"]].groupby("images")["drop"].mean().sort_index()
 
 
 def size_drop_change(family: str) -> Callable[[pd.DataFrame], float]:
@@ -233,14 +268,25 @@ def size_drop_change(family: str) -> Callable[[pd.DataFrame], float]:
 
 
 def quality_gap(metric: str) -> Callable[[pd.DataFrame], float]:
-    """CLIP-HQ's `metric` minus CLIP's, mean over the pre-training sizes both have; NaN if none."""
+    """CLIP-HQ's `metric` minus CLIP's (at the data comparisons' backbone), mean over the pre-training sizes both
+    have; NaN if none."""
     def statistic(points: pd.DataFrame) -> float:
-        by = points.groupby(["family", "images"])[metric].mean()
+        by = points[points["base"]].groupby(["family", "images"])[metric].mean()
         if not {"CLIP", "CLIP-HQ"} <= set(by.index.get_level_values("family")):
             return float("nan")
         gap = (by.xs("CLIP-HQ") - by.xs("CLIP")).dropna()
         return float(gap.mean()) if len(gap) else float("nan")
     return statistic
+
+
+def backbone_drop_change(points: pd.DataFrame) -> float:
+    """The CLIPs' drop with the largest image tower minus with the smallest, at each pre-training size with a
+    ladder of backbones, mean over those sizes (one seed's points); NaN without a ladder."""
+    ladder = points[(points["family"] == "CLIP") & points["ladder"]]
+    if ladder.empty:
+        return float("nan")
+    ends = ladder.sort_values("params_m").groupby("images")["drop"].agg(["first", "last"])
+    return float((ends["last"] - ends["first"]).mean())
 
 
 # figure -> (quantity, statistic, the paper's claim, direction, what the paper shows, the ledger claim it bears on)
@@ -250,6 +296,10 @@ BAR_CLAIMS: dict[str, tuple[tuple[str, Callable[[pd.DataFrame], float], str, str
          "scaling up the pre-training data does not necessarily reduce the drop (read: it does not fall)", ">",
          "LAION2B (2B) drops more than DataComp1B (1.4B) at both backbones (Table 3)", "data-scale")
         for family in ("CLIP", "CLIP-HQ")),
+    "figure07": (
+        ("drop of the CLIP with the largest image tower − with the smallest, at fixed n (points)", backbone_drop_change,
+         "larger CLIP backbones are more robust: smaller drops (Sec. 5.2, Fig. 7)", "<",
+         "the drop falls at 8 of 10 steps up the LAION2B and OpenAI ladders (Table 3)", "backbone-scale"),),
     "figure08": (
         ("mean drop of CLIP-HQ − of CLIP at the same pre-training sizes (points)", quality_gap("drop"),
          "CLIPs trained on high-quality data show smaller drops (Sec. 5.2)", "<",
@@ -267,7 +317,7 @@ def bar_findings(artefact: str, points: pd.DataFrame) -> Findings:
 
 # the findings each notebook prints on our points (`our_points`); the ledger judges claims by them
 STUDY_FINDINGS: dict[str, Callable[[pd.DataFrame], Findings]] = {
-    "figure02": findings, "figure06": partial(bar_findings, "figure06"), "figure08": partial(bar_findings, "figure08")}
+    "figure02": findings, **{a: partial(bar_findings, a) for a in BAR_CLAIMS}}
 
 
 def verdict_text(points: pd.DataFrame, found: Findings) -> str:

@@ -44,7 +44,7 @@ TOP_K = 5
 SOURCES = ("miniature", "registry")
 # family -> (architectures it may use, how it is trained)
 FAMILIES: dict[str, tuple[tuple[str, ...], str]] = {
-    "CLIP": (("tiny_clip",), "contrastive"),
+    "CLIP": (("tiny_clip", "tiny_clip_small", "tiny_clip_large"), "contrastive"),
     "CLIP-HQ": (("tiny_clip",), "contrastive"),
     "ImageNet": (("tiny_vit", "tiny_resnet"), "supervised"),
 }

@@ -31,20 +31,28 @@ def _tiny_resnet(num_classes: int, image_size: int, in_chans: int) -> nn.Module:
                   channels=(16, 32, 64, 128), stem_width=16)
 
 
-def _tiny_clip(num_classes: int, image_size: int, in_chans: int) -> nn.Module:
-    from open_clip.model import CLIP, CLIPTextCfg, CLIPVisionCfg
+def _clip(layers: int, width: int) -> Callable[[int, int, int], nn.Module]:
+    """A builder of an open_clip CLIP whose image tower has `layers` blocks of `width` (heads of width 16);
+    the text tower is the same at every size."""
+    def build(num_classes: int, image_size: int, in_chans: int) -> nn.Module:
+        from open_clip.model import CLIP, CLIPTextCfg, CLIPVisionCfg
 
-    if in_chans != 3:
-        raise ValueError("tiny_clip takes RGB images (in_chans=3)")
-    vision = CLIPVisionCfg(layers=2, width=48, head_width=16, patch_size=max(image_size // 4, 1), image_size=image_size)
-    text = CLIPTextCfg(context_length=16, vocab_size=49408, width=32, heads=2, layers=2)
-    return CLIP(embed_dim=32, vision_cfg=vision, text_cfg=text)
+        if in_chans != 3:
+            raise ValueError("the CLIP stand-ins take RGB images (in_chans=3)")
+        vision = CLIPVisionCfg(layers=layers, width=width, head_width=16, patch_size=max(image_size // 4, 1),
+                               image_size=image_size)
+        text = CLIPTextCfg(context_length=16, vocab_size=49408, width=32, heads=2, layers=2)
+        return CLIP(embed_dim=32, vision_cfg=vision, text_cfg=text)
+    return build
 
 
 STANDINS: dict[str, tuple[str, Callable[[int, int, int], nn.Module]]] = {
     "tiny_vit": ("timm VisionTransformer, 2 blocks, width 48 (stands in for ViT-B/16, ViT-S, ViT-L)", _tiny_vit),
     "tiny_resnet": ("timm ResNet, one BasicBlock per stage, widths 16-128 (stands in for ResNet-18/50)", _tiny_resnet),
-    "tiny_clip": ("open_clip CLIP, 2-block image and text towers (stands in for CLIP models)", _tiny_clip),
+    "tiny_clip": ("open_clip CLIP, 2-block image and text towers (stands in for CLIP models)", _clip(2, 48)),
+    # the rungs of a backbone ladder at fixed data (CounterAnimal's Fig. 7): a smaller and a larger image tower
+    "tiny_clip_small": ("open_clip CLIP, 1-block image tower of width 32 (a smaller CLIP backbone)", _clip(1, 32)),
+    "tiny_clip_large": ("open_clip CLIP, 3-block image tower of width 64 (a larger CLIP backbone)", _clip(3, 64)),
 }
 
 

@@ -68,8 +68,8 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # other CLIPs' 0.8), the analogue of DataComp's and DFN's filtered data. In the toy "high quality" *is* a weaker
 # correlation, so a smaller drop is what one expects; the run measures how much, and whether CLIP-HQ also sits
 # above the other CLIPs' line at equal common accuracy (the claim's effective-robustness reading; the scatter is
-# Figure 2's notebook's `figure02_ours`). The toy has one CLIP backbone, so the paper's per-backbone panels become
-# one panel of pairs at equal pre-training size n (CLIP at n = 500 has no CLIP-HQ partner; the differences use the
+# Figure 2's notebook's `figure02_ours`). The toy compares data at one CLIP backbone (Figure 7's ladder varies it,
+# and is left out here), so the paper's per-backbone panels become one panel of pairs at equal pre-training size n (CLIP at n = 500 has no CLIP-HQ partner; the differences use the
 # sizes both have).
 #
 # **Reading ours (at `mini`).** CLIP-HQ drops less at n = 1,000 (9 against 24 points) but about as little at 2,000

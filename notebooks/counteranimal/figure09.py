@@ -72,7 +72,8 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # The figure `figure09_ours` draws common, counter and drop per model with the function that drew section 1
 # (`lib.counteranimal.figures.bar_panels`), on the same axis, each bar the mean over seeds and black bars the range
 # over seeds. Then the findings on the claims this figure carries, over every model of the zoo, not only the six
-# drawn (CLIP-HQ, pre-trained on a weaker correlation, and the supervised ResNet included), with their 95 %
+# drawn (CLIP-HQ, pre-trained on a weaker correlation, the CLIPs with a smaller and a larger image tower, and the
+# supervised ResNet included), with their 95 %
 # t-intervals over seeds: the drop gap (raw) and the residual from the CLIP line (at equal common accuracy; the
 # CLIP line is steep, so residuals near 100 % common accuracy are large).
 

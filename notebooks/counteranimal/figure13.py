@@ -71,11 +71,11 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # one of the nine others; the test groups put every held-out digit once on its common background and once on
 # its counter background (the common background of another class, rare with this one).
 # **The zoo** (`lib.counteranimal.study`; settings: the file `study_params` names): tiny CLIPs pre-trained
-# contrastively on image-caption pairs "a photo of the number <name>." at several data sizes (CLIP), the same
-# on data with a weaker correlation (CLIP-HQ, the analogue of DataComp's and DFN's filtered data), and
-# supervised stand-ins (tiny ViT, tiny ResNet) trained with cross-entropy on the same kind of data (the
-# "ImageNet models" analogue); every model for several seeds. CLIPs are scored zero-shot through the shared
-# head over the ten digit names with the same prompt (1 vs 10), the supervised models through their logits;
+# contrastively on image-caption pairs "a photo of the number <name>." at several data sizes (CLIP; at one size
+# also with a smaller and a larger image tower, Figure 7's backbone ladder), the same on data with a weaker
+# correlation (CLIP-HQ, the analogue of DataComp's and DFN's filtered data), and supervised stand-ins (tiny ViT,
+# tiny ResNet) trained with cross-entropy on the same kind of data (the "ImageNet models" analogue); every model
+# for several seeds. CLIPs are scored zero-shot through the shared head over the ten digit names with the same prompt (1 vs 10), the supervised models through their logits;
 # class-balanced accuracy as in the paper. At `full` the same code evaluates the paper's checkpoints on the
 # real dataset.
 #
@@ -96,7 +96,8 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # zero-shot on web data. Here both families see the same distribution with the same correlation, so the
 # comparison isolates the training objective (contrastive with class-name captions vs cross-entropy), which
 # is what Sec. 6 and App. D.4 argue about, not the data. Backbones differ in kind too (the tiny CLIP's image
-# tower is a 2-block ViT; the supervised ViT has 2 blocks, the ResNet one block per stage).
+# tower is a 2-block ViT, 1 or 3 blocks on the ladder; the supervised ViT has 2 blocks, the ResNet one block
+# per stage).
 
 # %%
 from lib.counteranimal.ours import our_panel, run_study

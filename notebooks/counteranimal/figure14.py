@@ -72,7 +72,7 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # The figure `figure14_ours` draws the paper's 1 vs 20 panel (left, LVLMs included) and ours (right, one point
 # per model and seed) with one function (`lib.counteranimal.figures.scatter_panel`), on the same 0–100 % axes,
 # every point numbered with a key beside each panel as in section 1 (ours by model: CLIP and CLIP-HQ at each
-# pre-training size n, the supervised ViT and ResNet stand-ins; one number per model across seeds). Its CSV holds
+# pre-training size n, the CLIPs with a smaller and a larger image tower, the supervised ViT and ResNet stand-ins; one number per model across seeds). Its CSV holds
 # both (`source` paper / ours). The findings are those of Figures 2 and 13 (one study, read back from the store):
 # each computed per seed, with a 95 % t-interval over seeds and its verdict. The two claims resting on this figure
 # are beyond the toy: `lvlms` (our zoo has no LVLM) and `one-vs-twenty-unchanged` (ours is scored in one label

@@ -23,21 +23,25 @@ MODELS = [("CLIP a", "CLIP", "tiny_clip", 100, 60.0), ("CLIP b", "CLIP", "tiny_c
           ("CLIP c", "CLIP", "tiny_clip", 400, 80.0), ("HQ", "CLIP-HQ", "tiny_clip", 200, 75.0),
           ("IN a", "ImageNet", "tiny_vit", 100, 65.0), ("IN b", "ImageNet", "tiny_resnet", 100, 85.0)]
 ABOVE = {"CLIP": 0.0, "CLIP-HQ": 2.0, "ImageNet": 5.0}
-PARAMS_M = {"tiny_clip": 0.2, "tiny_vit": 0.05, "tiny_resnet": 0.3}  # as `run_study` adds them
+PARAMS_M = {"tiny_clip": 0.2, "tiny_vit": 0.05, "tiny_resnet": 0.3,  # as `run_study` adds them
+            "tiny_clip_small": 0.1, "tiny_clip_large": 0.4}
+# Fig. 7's ladder at n = 200 beside "CLIP b": the small tower drops 16, the large one 7 (CLIP b: 10)
+LADDER = [("CLIP s", "CLIP", "tiny_clip_small", 200, 70.0), ("CLIP l", "CLIP", "tiny_clip_large", 200, 70.0)]
+LADDER_DROPS = {"CLIP s": 16.0, "CLIP l": 7.0}
 
 
-def accuracy_frame(seeds=(0, 1), noise=0.0) -> pd.DataFrame:
-    """Rows in the study's `accuracies` schema for `MODELS`, one run per seed."""
+def accuracy_frame(seeds=(0, 1), noise=0.0, models=MODELS) -> pd.DataFrame:
+    """Rows in the study's `accuracies` schema for `models`, one run per seed."""
     rng = np.random.default_rng(0)
     rows = []
     for seed in seeds:
-        for model, family, architecture, images, common in MODELS:
-            counter = common - 10 + ABOVE[family] + noise * rng.normal()
+        for model, family, architecture, images, common in models:
+            counter = common - LADDER_DROPS.get(model, 10) + ABOVE[family] + noise * rng.normal()
             for averaging in ("balanced", "micro"):
                 for metric, value in (("common", common), ("counter", counter), ("drop", common - counter)):
                     rows.append({"model": model, "family": family, "architecture": architecture, "images": images,
                                  "correlation": 0.8, "seed": seed, "averaging": averaging, "metric": metric,
-                                 "value": value, "params_m": PARAMS_M[architecture]})
+                                 "value": value, "params_m": PARAMS_M.get(architecture, np.nan)})
     return pd.DataFrame(rows).assign(tier="tiny")
 
 
@@ -120,6 +124,42 @@ def test_our_bars_draw_each_panels_models_in_order_with_the_paper_function():
         plt.close(fig)
     _, data = our_bars("figure06", settings, accuracy_frame())
     assert data.set_index("model").loc["CLIP-HQ n=200", "drop"] == pytest.approx(8.0)
+
+
+def test_the_backbone_ladder_is_figure07s_and_left_out_of_the_data_comparisons():
+    with_ladder = accuracy_frame(models=MODELS + LADDER)
+    points = our_points(with_ladder)
+    assert set(points.loc[points["ladder"], "model"]) == {"CLIP s", "CLIP b", "CLIP l"}
+    assert set(points.loc[~points["base"], "model"]) == {"CLIP s", "CLIP l"}
+    one_seed = points[points["seed"] == 0]
+    assert ours.backbone_drop_change(one_seed) == pytest.approx(7.0 - 16.0)
+    assert np.isnan(ours.backbone_drop_change(our_points(accuracy_frame(seeds=(0,)))))  # no ladder
+    without = our_points(accuracy_frame(seeds=(0,)))  # the data comparisons do not see the ladder
+    for statistic in (size_drop_change("CLIP"), quality_gap("drop"), quality_gap("common")):
+        assert statistic(one_seed) == pytest.approx(statistic(without))
+    settings = StudySettings.load("params/tiny/counteranimal/study.yaml")
+    fig, data = our_bars("figure07", settings, with_ladder)
+    assert list(data["model"]) == ["CLIP n=200 (small)", "CLIP n=200", "CLIP n=200 (large)"]  # smallest tower first
+    plt.close(fig)
+    _, data = our_bars("figure06", settings, with_ladder)
+    assert "CLIP n=200 (small)" not in set(data["model"])
+    found = bar_findings("figure07", our_points(accuracy_frame(seeds=(0, 1, 2), noise=0.5, models=MODELS + LADDER)))
+    assert [f.claim_id for f in found] == ["backbone-scale"] and found.verdict == "supported"
+    with pytest.raises(ValueError, match="no model of this study is in the comparisons"):
+        our_bars("figure07", settings, accuracy_frame())
+
+
+def test_a_registry_study_draws_the_papers_own_panels(monkeypatch):
+    rows = {"ca_b16": "CLIP-LAION2B-ViT/B/16 S34B B88K", "ca_l14": "CLIP-LAION2B-ViT/L/14 S32B B82K",
+            "ca_rn50": "CLIP-OpenAI-RN50"}
+    monkeypatch.setattr(ours, "table_row", lambda key: rows[key].split(" ")[0])
+    frame = accuracy_frame(seeds=(0,), models=[(key, "CLIP", key, 0, 70.0 + i) for i, key in enumerate(rows)])
+    settings = StudySettings.load("params/tiny/counteranimal/study.yaml")
+    settings = type(settings)(**{**vars(settings), "source": "registry"})
+    fig, data = our_bars("figure07", settings, frame)
+    assert [list(part["model"]) for _, part in data.groupby("panel", sort=False)] == [
+        ["CLIP-LAION2B-ViT/B/16", "CLIP-LAION2B-ViT/L/14"], ["CLIP-OpenAI-RN50"]]  # the paper's order, rows we ran
+    plt.close(fig)
 
 
 def test_precompute_runs_nothing_for_other_artefacts():
