@@ -31,7 +31,11 @@ THRESHOLD_KINDS = ("absolute", "relative")
 def background_ranking(frame: pd.DataFrame, by: str = "class", min_images: int = 1) -> pd.DataFrame:
     """One row per (class, background) with at least `min_images` images: images, hits, accuracy (%),
     rank (1 = best background of the class) and drop (points below the class's best background)."""
-    table = accuracy_by(frame.dropna(subset=["background"]), [by, "background"])
+    return rank_backgrounds(accuracy_by(frame.dropna(subset=["background"]), [by, "background"]), by, min_images)
+
+
+def rank_backgrounds(table: pd.DataFrame, by: str = "class", min_images: int = 1) -> pd.DataFrame:
+    """`background_ranking` from an accuracy table (one row per (class, background): images, accuracy)."""
     table = table[table["images"] >= min_images]
     table = table.sort_values([by, "accuracy", "background"], ascending=[True, False, True], ignore_index=True)
     best = table.groupby(by)["accuracy"].transform("max")
@@ -43,9 +47,14 @@ def spurious_classes(frame: pd.DataFrame, threshold: float = 5.0, threshold_kind
     """One row per class with two or more compared backgrounds: its common (best) and counter (worst)
     background, their accuracies, the spread (common − counter, points), the relative spread (% of the
     common accuracy) and `kept` (spread above `threshold` in the `threshold_kind` sense)."""
+    return select_groups(background_ranking(frame, by, min_images), threshold, threshold_kind, by)
+
+
+def select_groups(ranking: pd.DataFrame, threshold: float = 5.0, threshold_kind: str = "absolute",
+                  by: str = "class") -> pd.DataFrame:
+    """`spurious_classes` from a `background_ranking`."""
     if threshold_kind not in THRESHOLD_KINDS:
         raise ValueError(f"threshold_kind must be one of {THRESHOLD_KINDS}, not {threshold_kind!r}")
-    ranking = background_ranking(frame, by, min_images)
     rows = []
     for name, table in ranking.groupby(by, sort=True):
         if len(table) < 2:

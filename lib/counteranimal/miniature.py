@@ -12,9 +12,12 @@ background labels) is a colour over a grey texture crop of one of scikit-image's
   `spurious_correlation` (the class-background correlation, the named parameter of the toy) and
   otherwise one of the nine other backgrounds uniformly, so the counter background is rare with its
   class: (1 − spurious_correlation) / 9 of its images.
-- The miniature CounterAnimal (`counteranimal_set`) renders every held-out digit twice, once on its
-  common and once on its counter background (fresh texture crop and position each time), so the two
-  groups hold the same objects and differ in the background alone.
+- The miniature CounterAnimal (`counteranimal_set`) renders every held-out digit on each of the ten
+  backgrounds (fresh texture crop and position each time): on its common background it is in the `common`
+  group, on its counter background in the `counter` group, so the two groups hold the same objects and
+  differ in the background alone; on the eight others it is in no group (`OTHER`). All ten are the pool
+  the paper's curation chose its groups from (`curation.py`: Fig. 5's analogue curates the pool with one
+  CLIP instead of taking the designed groups).
 
 Images are 8-bit RGB arrays (N, size, size, 3), as `lib.perturb` takes them; `as_tensors` gives the
 float (N, 3, size, size) batches the models read. Everything is drawn from a seeded generator, so the
@@ -32,6 +35,8 @@ import pandas as pd
 from ..data.embedded import DIGIT_CLASS_NAMES, digits_arrays, skimage_photo
 from ..data.subsets import split
 from .metrics import GROUPS
+
+OTHER = "other"  # the group of a held-out digit on a background that is neither its common nor its counter one
 
 # name -> (RGB colour in [0, 1], scikit-image photo giving its grey texture); light colours, so black ink shows
 BACKGROUNDS: dict[str, tuple[tuple[float, float, float], str]] = {
@@ -99,7 +104,7 @@ class RenderedImages:
 
 @dataclass(frozen=True)
 class MiniCounterAnimal(RenderedImages):
-    """The miniature CounterAnimal: `groups` (common / counter) aligned with the images."""
+    """The miniature CounterAnimal: `groups` (common / counter / `OTHER`) aligned with the images."""
 
     groups: np.ndarray
 
@@ -183,19 +188,20 @@ def pretraining_set(spec: MiniatureSpec, size: int, seed: int, correlation: floa
 
 
 def counteranimal_set(spec: MiniatureSpec, seed: int) -> MiniCounterAnimal:
-    """The miniature CounterAnimal of split `seed`: every held-out digit on its common background,
-    then every one on its counter background (item order: common group first)."""
+    """The miniature CounterAnimal of split `seed`: every held-out digit on its common background, then every
+    one on the background after it in `BACKGROUNDS`, and so on round all ten (item order: common group first;
+    the counter group is the `counter_offset`-th round, the others are in group `OTHER`)."""
     _, held_out = digit_split(seed, spec.test_fraction)
     _, labels = digits_arrays()
     rng = np.random.default_rng([seed, 2])
     targets = labels[held_out]
-    parts = {"common": np.array([spec.common(t) for t in targets]),
-             "counter": np.array([spec.counter(t) for t in targets])}
-    names = np.array(list(BACKGROUNDS))
-    images = np.concatenate([render(spec, held_out, parts[g], rng) for g in GROUPS])
-    backgrounds = np.concatenate([names[parts[g]] for g in GROUPS])
-    groups = np.repeat(np.array(GROUPS), len(held_out))
-    return MiniCounterAnimal(images, np.concatenate([targets, targets]), backgrounds, groups)
+    common = np.array([spec.common(t) for t in targets])
+    count, names = len(BACKGROUNDS), np.array(list(BACKGROUNDS))
+    rounds = [(common + k) % count for k in range(count)]
+    group = {0: GROUPS[0], spec.counter_offset % count: GROUPS[1]}
+    images = np.concatenate([render(spec, held_out, backgrounds, rng) for backgrounds in rounds])
+    groups = np.repeat([group.get(k, OTHER) for k in range(count)], len(held_out))
+    return MiniCounterAnimal(images, np.tile(targets, count), names[np.concatenate(rounds)], groups)
 
 
 def background_table(spec: MiniatureSpec) -> pd.DataFrame:

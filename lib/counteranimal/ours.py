@@ -5,9 +5,11 @@ one to the ImageNet models. `our_panel` draws the paper's panels (Fig. 2: 1 vs 1
 1 vs 1000, Fig. 14: 1 vs 20, points numbered) and ours beside them with one function (`figures.scatter_panel`),
 one point per (model, seed), and judges the paper's claims on our run (`findings`): each quantity is computed
 per seed and given a t-interval over seeds (a run of one seed, e.g. the full tier's checkpoints, gets a
-bootstrap over its models instead). Figures 6-9 compare models as bars; `our_bars` draws the
+bootstrap over its models instead). Figures 5-9 compare models as bars; `our_bars` draws the
 comparisons our zoo has an analogue of (`OUR_BARS`; a registry study: the paper's own panels) with the paper's
-bar function (`figures.bar_panels`), and `bar_findings` judges Figs. 6, 7 and 8's claims on them (`BAR_CLAIMS`).
+bar function (`figures.bar_panels`), and `bar_findings` judges Figs. 5-8's claims on them (`BAR_CLAIMS`). Fig. 5's
+bars score every model on the groups one CLIP (the study's `curator`) chose from the miniature's pool of
+backgrounds by the paper's curation rule (`curation`), where the other figures read the designed groups.
 
 In the miniature, "CLIP" is a tiny CLIP pre-trained contrastively on captioned digits whose
 background follows the class with the miniature's spurious correlation, "CLIP-HQ" the same on data
@@ -33,13 +35,17 @@ from ..store import RunContext, precompute_study
 from .effective_robustness import residuals
 from .figures import (METRICS, PANELS as PAPER_BARS, SCATTERS, number_panels, paper_panel_title, scatter_axes,
                       scatter_panel, scatter_points)
-from .study import Study, StudySettings
+from .curation import rank_backgrounds, select_groups
+from .metrics import GROUPS
+from .study import RUN_COLUMNS, Study, StudySettings, zoo_member
 
 HQ_FAMILIES = ("CLIP-HQ", "CLIP-DC", "CLIP-DFN")  # ours, and the paper's high-quality-data CLIPs
+CURATION_THRESHOLD = 5.0  # Sec. 2: a kept class's accuracy "varies by more than 5%" across backgrounds (points)
 CLIP_BACKBONE = "tiny_clip"  # the miniature CLIPs' backbone where data vary (Figs. 6, 8, 9); Fig. 7 varies it
 PANELS = ("figure02", "figure13", "figure14")  # the artefacts with an our-run panel: common vs counter
 # the notebooks reading the study: the scatter panels, the bars of Figs. 6, 8 and 9 (`OUR_BARS`), the ledger
-READS = (*PANELS, "figure06", "figure07", "figure08", "figure09", "claims")
+READS = (*PANELS, "figure05", "figure06", "figure07", "figure08", "figure09", "claims")
+CURATED = ("figure05",)  # the artefacts whose findings read the curated groups (`curation`), not the designed ones
 STANDIN_NAMES = {"clip": "", "vit": "ViT", "resnet": "ResNet"}  # our stand-ins' names in the figures' keys
 
 
@@ -52,6 +58,50 @@ def run_study(study_params: str, results_dir: str) -> tuple[StudySettings, pd.Da
     sizes = study.model_sizes().drop_duplicates("model").set_index("model")["params_m"]
     frame = study.run_accuracies()
     return settings, frame.assign(tier=tier_of(study_params), params_m=frame["model"].map(sizes))
+
+
+def curation(study_params: str, results_dir: str) -> tuple[StudySettings, pd.DataFrame, pd.DataFrame]:
+    """Fig. 5's analogue: the study's runs (run or read back) scored on the groups its curator chose from the
+    pool of backgrounds; settings, the curated accuracies (`curated_accuracies`, with `params_m` and `tier` as
+    `run_study` gives them) and the curator's choice per seed (`curated_groups`). A registry study has no pool:
+    its accuracies on the real groups, which the paper's curator chose, and no choice to show."""
+    settings, frame = run_study(study_params, results_dir)
+    if settings.source == "registry":  # the real CounterAnimal's groups are the curator's choice already (Sec. 2)
+        return settings, frame.assign(curator=frame["model"] == settings.curator), pd.DataFrame()
+    context = RunContext(params_file=study_params, device=settings.device)
+    backgrounds = Study(settings, Path(results_dir), context).background_accuracies()
+    curator = zoo_member(settings.curator, settings.spec()).name
+    groups = curated_groups(backgrounds, curator)
+    if not groups["kept"].any():
+        raise ValueError(f"the curator {settings.curator!r} kept no class at any seed: its accuracy varies by at most "
+                         f"{CURATION_THRESHOLD:g} points across backgrounds for every class (train it longer: clip_pretrain)")
+    curated = curated_accuracies(backgrounds, groups).merge(
+        frame[["model", "params_m", "tier"]].drop_duplicates("model"), on="model")
+    return settings, curated.assign(curator=curated["model"] == curator), groups
+
+
+def curated_groups(backgrounds: pd.DataFrame, curator: str, threshold: float = CURATION_THRESHOLD) -> pd.DataFrame:
+    """Per seed, the curator's choice (`curation.select_groups` on its per-(class, background) accuracies, Sec. 2):
+    each class's best (common) and worst (counter) background, kept where they differ by more than `threshold`
+    points; one row per class and seed."""
+    chosen = backgrounds[backgrounds["model"] == curator]
+    if chosen.empty:
+        raise ValueError(f"the curator {curator!r} has no run in this study")
+    return pd.concat([select_groups(rank_backgrounds(run[["class", "background", "items", "accuracy"]]
+                                                     .rename(columns={"items": "images"})), threshold).assign(seed=seed)
+                      for seed, run in chosen.groupby("seed")], ignore_index=True)
+
+
+def curated_accuracies(backgrounds: pd.DataFrame, groups: pd.DataFrame) -> pd.DataFrame:
+    """Every run scored on the curated groups of its seed (`curated_groups`, kept classes only): class-balanced
+    common, counter and drop (the mean of the kept classes' drops), in the `accuracies` schema."""
+    kept = groups[groups["kept"]].rename(columns={"common_background": "common", "counter_background": "counter"})
+    pairs = kept.melt(id_vars=["seed", "class"], value_vars=list(GROUPS), var_name="group", value_name="background")
+    scored = backgrounds.merge(pairs, on=["seed", "class", "background"])
+    wide = scored.pivot_table(index=[*RUN_COLUMNS, "class"], columns="group", values="accuracy", sort=False)
+    means = wide.assign(drop=wide["common"] - wide["counter"]).groupby(RUN_COLUMNS, sort=False).mean()
+    return (means.reset_index().melt(id_vars=RUN_COLUMNS, value_vars=METRICS, var_name="metric", value_name="value")
+            .assign(averaging="balanced"))
 
 
 def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
@@ -76,7 +126,7 @@ def our_points(frame: pd.DataFrame, averaging: str = "balanced") -> pd.DataFrame
     millions), `ladder` (a miniature CLIP whose family has more than one backbone at this pre-training size:
     Fig. 7) and `base` (not a miniature CLIP on another backbone than `CLIP_BACKBONE`: the models of the data
     comparisons of Figs. 6, 8 and 9; every registry model)."""
-    labels = ["model", "family", "architecture", "images", "correlation", "seed"]
+    labels = [*RUN_COLUMNS, *(["curator"] if "curator" in frame else [])]
     wide = (frame[frame["averaging"] == averaging]
             .pivot_table(index=labels, columns="metric", values="value", sort=False, dropna=False).reset_index())
     wide = wide.dropna(subset=["common", "counter"])
@@ -183,7 +233,9 @@ def our_labels(points: pd.DataFrame) -> pd.Series:
         kind = row["architecture"].removeprefix("tiny_")
         if row["family"].startswith("CLIP"):
             rung = row["architecture"].removeprefix(CLIP_BACKBONE).removeprefix("_")
-            return f"{row['family']} n={row['images']:g}" + (f" ({rung})" if rung else "")
+            role = "curator" if bool(row.get("curator", False)) else ""
+            notes = ", ".join(note for note in (rung, role) if note)
+            return f"{row['family']} n={row['images']:g}" + (f" ({notes})" if notes else "")
         return f"{STANDIN_NAMES.get(kind, kind)} n={row['images']:g} (supervised)"
 
     return points.apply(name, axis=1)
@@ -208,6 +260,8 @@ def _stated(finding: Finding, unit: str = "points") -> str:
 
 # -- Figs. 6-9 as bars: the comparisons of our zoo that have an analogue in the paper's panels --------------
 OUR_BARS: dict[str, dict[str, tuple[str, list[str]]]] = {  # figure -> panel -> (which of our models, drawn in order of)
+    "figure05": {"(a) the curator's data, image tower varies": ("family == 'CLIP' and ladder", ["params_m"]),
+                 "(b) the curator's backbone, data vary": ("base and family in ('CLIP', 'CLIP-HQ')", ["family", "images"])},
     "figure06": {"tiny CLIP, pre-training size n varies": ("family == 'CLIP' and base", ["images"]),
                  "CLIP-HQ (weaker correlation), n varies": ("family == 'CLIP-HQ'", ["images"])},
     "figure07": {"tiny CLIP, image tower grows at fixed n": (
@@ -289,8 +343,42 @@ def backbone_drop_change(points: pd.DataFrame) -> float:
     return float((ends["last"] - ends["first"]).mean())
 
 
+def _curated_clips(points: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The curator's points and the other CLIPs' (one seed's curated points)."""
+    clips = points[_clips(points)]
+    return clips[clips["curator"]], clips[~clips["curator"]]
+
+
+def other_backbone_drop(points: pd.DataFrame) -> float:
+    """Mean drop, on the curated groups, of the CLIPs on the curator's ladder other than the curator (Fig. 5a)."""
+    _, others = _curated_clips(points)
+    return float(others.loc[others["ladder"], "drop"].mean())
+
+
+def other_data_drop(points: pd.DataFrame) -> float:
+    """Mean drop, on the curated groups, of the CLIPs with the curator's backbone and other data (Fig. 5b)."""
+    _, others = _curated_clips(points)
+    return float(others.loc[others["base"], "drop"].mean())
+
+
+def selection_gap(points: pd.DataFrame) -> float:
+    """The curator's drop on the groups it chose minus the other CLIPs' mean drop (notes P7)."""
+    curator, others = _curated_clips(points)
+    return float(curator["drop"].mean() - others["drop"].mean())
+
+
 # figure -> (quantity, statistic, the paper's claim, direction, what the paper shows, the ledger claim it bears on)
 BAR_CLAIMS: dict[str, tuple[tuple[str, Callable[[pd.DataFrame], float], str, str, str, str], ...]] = {
+    "figure05": (
+        ("mean drop on the curated groups of the CLIPs with the curator's data and another image tower (points)",
+         other_backbone_drop, "backgrounds chosen with one CLIP also hurt other backbones on its data (Fig. 5a)", ">",
+         "LAION400M ViT/B/16 and ViT/L/14 drop 20.94 and 17.59 (Table 3)", "laion400m-backbones-drop"),
+        ("mean drop on the curated groups of the CLIPs with the curator's backbone and other data (points)",
+         other_data_drop, "backgrounds chosen with one CLIP also hurt CLIPs pre-trained on other data (Fig. 5b)", ">",
+         "LAION2B and OpenAI ViT/B/32 drop 24.20 and 23.51 (Table 3)", "vitb32-datasets-drop"),
+        ("the curator's drop − the other CLIPs' mean drop, on the groups it chose (points)", selection_gap,
+         "(notes P7, not the paper's) groups chosen to maximise the curator's drop inflate it over the others'", ">",
+         "CLIP-LAION400M-ViT/B/32 drops 30.18, the most of Table 3's 28 CLIPs (next: 24.20)", "")),
     "figure06": tuple(
         (f"drop of {family} at its largest pre-training size − at its smallest (points)", size_drop_change(family),
          "scaling up the pre-training data does not necessarily reduce the drop (read: it does not fall)", ">",
@@ -308,6 +396,12 @@ BAR_CLAIMS: dict[str, tuple[tuple[str, Callable[[pd.DataFrame], float], str, str
          "CLIPs trained on high-quality data show better performance (Sec. 5.2)", ">",
          "DataComp / DFN rows more accurate per backbone (Table 3)", "high-quality-data")),
 }
+
+
+def study_points(artefact: str, study_params: str, results_dir: str) -> pd.DataFrame:
+    """Our points the findings of `artefact` read: on the curated groups (`CURATED`, `curation`) or the designed ones."""
+    frame = curation(study_params, results_dir)[1] if artefact in CURATED else run_study(study_params, results_dir)[1]
+    return our_points(frame)
 
 
 def bar_findings(artefact: str, points: pd.DataFrame) -> Findings:

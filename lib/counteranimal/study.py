@@ -49,6 +49,8 @@ FAMILIES: dict[str, tuple[tuple[str, ...], str]] = {
     "ImageNet": (("tiny_vit", "tiny_resnet"), "supervised"),
 }
 RUN_COLUMNS = ["model", "family", "architecture", "images", "correlation", "seed"]
+# what a miniature run is evaluated on (part of its key): every held-out digit on every background (`miniature.py`)
+TEST_SET = "every background"
 
 
 @dataclass(frozen=True)
@@ -59,9 +61,11 @@ class StudySettings(SettingsFile):
     per seed. `prompt`: the zero-shot template of the CLIPs (and the caption template of the
     miniature's pre-training). `miniature`: `MiniatureSpec` fields. `clip_pretrain`, `classifier_train`:
     `TrainConfig` fields of the two families (miniature only). `dataset`, `labels`: the registry
-    dataset and label set (`evaluation.LABEL_SETS`; registry only). `batch_size`: of evaluation. `amp`: evaluate
-    under bf16 autocast on CUDA (`lib.evaluate.predictions.predict_ranked`; no effect on the CPU). `workers`: the
-    data loader's processes that decode and transform the registry dataset's images (0: the main process).
+    dataset and label set (`evaluation.LABEL_SETS`; registry only). `curator`: the zoo member whose accuracies
+    choose the curated groups from the miniature's pool of backgrounds (Fig. 5's analogue, `ours.curation`), the
+    analogue of the paper's curation CLIP; for `registry`, that CLIP's key (the real groups are its choice
+    already). `batch_size`: of evaluation. `amp`: evaluate under bf16 autocast on CUDA
+    (`lib.evaluate.predictions.predict_ranked`; no effect on the CPU). `workers`: the data loader's processes that decode and transform the registry dataset's images (0: the main process).
     """
 
     source: str
@@ -77,6 +81,7 @@ class StudySettings(SettingsFile):
     classifier_train: dict
     dataset: str
     labels: str
+    curator: str
 
     def validate(self, path: Path | str) -> None:
         """Check names against the zoo's families, the registries and the schemas, before any compute."""
@@ -101,6 +106,9 @@ class StudySettings(SettingsFile):
             raise ParamsError(str(error).splitlines()[0]) from None
         for member in self.models:
             zoo_member(member, spec, path)
+        if self.curator not in self.models or FAMILIES[zoo_member(self.curator, spec, path).family][1] != "contrastive":
+            raise ParamsError(f"{path}: curator {self.curator!r} must be one of the study's CLIP models "
+                              f"{[m for m in self.models if m.startswith('CLIP')]}")
         if "{}" not in self.prompt:
             raise ParamsError(f"{path}: prompt {self.prompt!r} needs a '{{}}' for the class name")
 
@@ -119,6 +127,9 @@ class StudySettings(SettingsFile):
         if self.miniature or self.clip_pretrain or self.classifier_train:
             raise ParamsError(f"{path}: a registry study trains nothing: leave miniature, clip_pretrain and "
                               "classifier_train empty ({})")
+        if self.curator not in self.models:
+            raise ParamsError(f"{path}: curator {self.curator!r} must be one of the study's models (the paper's: "
+                              "ca_clip_vit_b_32_laion400m_e31)")
 
     def spec(self) -> MiniatureSpec:
         return MiniatureSpec(**self.miniature)
@@ -205,7 +216,7 @@ class Study(StoredRuns):
         s = self.settings
         train = {k: v for k, v in vars(s.train_config(member.family, seed)).items() if k != "device"}
         return {"study": PAPER, "source": s.source, **asdict(member), "model": member.name, "seed": seed,
-                "miniature": asdict(s.spec()), "train": train, "prompt": s.prompt}
+                "miniature": asdict(s.spec()), "train": train, "prompt": s.prompt, "test_set": TEST_SET}
 
     def registry_config(self, key: str) -> dict[str, Any]:
         s = self.settings
@@ -215,6 +226,10 @@ class Study(StoredRuns):
     def run_accuracies(self) -> pd.DataFrame:
         """`accuracies` of every run, kept as the store's summary of these runs."""
         return self.summary(accuracies)
+
+    def background_accuracies(self) -> pd.DataFrame:
+        """`background_accuracies` of every run, kept as the store's summary of these runs."""
+        return self.summary(background_accuracies)
 
     def model_sizes(self) -> pd.DataFrame:
         """`model_size` of every run, kept as the store's summary of these runs (reading it back
@@ -296,12 +311,23 @@ class Study(StoredRuns):
 
 
 def accuracies(runs: pd.DataFrame) -> pd.DataFrame:
-    """The paper's metrics of each run (balanced and micro common, counter, drop, in %), one row each,
-    labelled by the run's columns (`RUN_COLUMNS`)."""
+    """The paper's metrics of each run on its common and counter groups (balanced and micro common, counter,
+    drop, in %), one row each, labelled by the run's columns (`RUN_COLUMNS`)."""
     rows = []
-    for key, run in runs.groupby(RUN_COLUMNS, sort=False, dropna=False):
+    grouped = runs[runs["group"].isin(metrics.GROUPS)]
+    for key, run in grouped.groupby(RUN_COLUMNS, sort=False, dropna=False):
         rows.append(metrics.summary(run).assign(**dict(zip(RUN_COLUMNS, key))))
     return pd.concat(rows, ignore_index=True)[RUN_COLUMNS + ["averaging", "metric", "value"]]
+
+
+def background_accuracies(runs: pd.DataFrame) -> pd.DataFrame:
+    """Each run's accuracy (%) per (class, background) and its number of `items`, every background it was evaluated
+    on (the miniature's pool: all ten), labelled by the run's columns (`RUN_COLUMNS`): what a curation reads
+    (`ours.curation`)."""
+    rows = [metrics.accuracy_by(run, ["class", "background"]).rename(columns={"images": "items"})
+            .assign(**dict(zip(RUN_COLUMNS, key)))
+            for key, run in runs.groupby(RUN_COLUMNS, sort=False, dropna=False)]
+    return pd.concat(rows, ignore_index=True)[[*RUN_COLUMNS, "class", "background", "items", "accuracy"]]
 
 
 @functools.cache

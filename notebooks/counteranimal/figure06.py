@@ -74,8 +74,8 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # LAION2B, DFN2B are collected differently); ours change the size alone, with the correlation fixed. And in the toy
 # more data also raises common accuracy a great deal, so a falling drop moves along the line that Figure 2's
 # notebook fits: the same quantity as the paper's, but not the data-size effect at equal accuracy. The claim
-# ("not necessarily") needs one counter-example; the toy has none to offer, so "contradicted" below says that in
-# the toy more data always lowered the drop, not that the paper's datasets behave so. The two families' sizes
+# ("not necessarily") needs one counter-example; a "contradicted" below says that in the toy more data lowered that
+# family's drop beyond the spread over seeds, not that the paper's datasets behave so. The two families' sizes
 # differ (CLIP 500-2,000 images, CLIP-HQ 1,000-2,000), so their two changes are not comparable with each other.
 
 # %%

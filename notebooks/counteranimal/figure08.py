@@ -72,8 +72,8 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # and is left out here), so the paper's per-backbone panels become one panel of pairs at equal pre-training size n (CLIP at n = 500 has no CLIP-HQ partner; the differences use the
 # sizes both have).
 #
-# **Reading ours (at `mini`).** CLIP-HQ drops less at n = 1,000 (9 against 24 points) but about as little at 2,000
-# (5 against 6), so the mean raw gap is not distinguishable from zero, nor is the common-accuracy gap; yet CLIP-HQ
+# **Reading ours (at `mini`).** CLIP-HQ drops much less than CLIP at n = 1,000 but about as little at 2,000 (the
+# bars below), so the mean raw gap is not distinguishable from zero, nor is the common-accuracy gap; yet CLIP-HQ
 # sits well above the line of the other CLIPs, whose drop falls steeply with accuracy. Raw drops and
 # residuals answer different questions; the paper's own DC/DFN residual is not distinguishable from zero.
 #

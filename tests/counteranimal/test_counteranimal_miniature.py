@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from lib.counteranimal.miniature import (
-    BACKGROUNDS, DIGIT_CLASS_NAMES, MiniatureSpec, as_tensors, background_table, counteranimal_set,
+    BACKGROUNDS, DIGIT_CLASS_NAMES, OTHER, MiniatureSpec, as_tensors, background_table, counteranimal_set,
     pretraining_backgrounds, pretraining_set, render,
 )
 
@@ -22,17 +23,21 @@ def test_common_and_counter_backgrounds_are_distinct_and_each_common_to_one_clas
     assert set(table["counter"]) == set(table["common"])  # a counter background is another class's common one
 
 
-def test_the_test_set_holds_every_held_out_digit_once_per_group_on_its_background():
+def test_the_test_set_holds_every_held_out_digit_on_every_background_in_its_group():
     data = counteranimal_set(SPEC, seed=0)
     items = data.items()
     assert list(items.columns) == ["item", "target", "class", "group", "background"]
-    half = len(data) // 2
-    assert (items["group"][:half] == "common").all() and (items["group"][half:] == "counter").all()
-    assert np.array_equal(data.targets[:half], data.targets[half:])
-    expected = [NAMES[SPEC.common(t)] for t in data.targets[:half]] + [NAMES[SPEC.counter(t)] for t in data.targets[half:]]
-    assert list(items["background"]) == expected
+    digits = len(data) // 10
+    rounds = [items[k * digits:(k + 1) * digits] for k in range(10)]  # round k: each digit on background common + k
+    assert all(np.array_equal(data.targets[:digits], part["target"]) for part in rounds)
+    assert (rounds[0]["group"] == "common").all() and (rounds[SPEC.counter_offset]["group"] == "counter").all()
+    assert set(items["group"]) == {"common", "counter", OTHER} and (items["group"] == OTHER).sum() == 8 * digits
+    assert list(rounds[0]["background"]) == [NAMES[SPEC.common(t)] for t in data.targets[:digits]]
+    assert list(rounds[SPEC.counter_offset]["background"]) == [NAMES[SPEC.counter(t)] for t in data.targets[:digits]]
+    per_digit = pd.DataFrame({"digit": np.tile(np.arange(digits), 10), "background": items["background"]})
+    assert (per_digit.groupby("digit")["background"].nunique() == 10).all()  # all ten backgrounds per digit
     assert data.images.dtype == np.uint8 and data.images.shape == (len(data), 8, 8, 3)
-    assert abs(half - 0.1 * 1797) < 2
+    assert abs(digits - 0.1 * 1797) < 2
 
 
 def test_pretraining_backgrounds_follow_the_named_correlation():

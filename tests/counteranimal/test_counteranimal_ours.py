@@ -165,3 +165,38 @@ def test_a_registry_study_draws_the_papers_own_panels(monkeypatch):
 def test_precompute_runs_nothing_for_other_artefacts():
     assert ours.precompute({"study_params": "params/tiny/counteranimal/study.yaml", "results_dir": "nowhere"},
                            ["table03", "figure04"]) == 0
+
+
+def background_frame(seeds=(0, 1)) -> pd.DataFrame:
+    """Per-(class, background) accuracies of three CLIPs (the curator "CLIP b", a ladder rung "CLIP s" and a
+    CLIP on other data "CLIP c"): class zero varies across backgrounds, class one does not."""
+    accuracy = {"CLIP b": {"zero": {"grass": 100, "water": 90, "snow": 60}, "one": {"grass": 80, "water": 80, "snow": 78}},
+                "CLIP s": {"zero": {"grass": 90, "water": 80, "snow": 70}, "one": {"grass": 50, "water": 90, "snow": 10}},
+                "CLIP c": {"zero": {"grass": 95, "water": 95, "snow": 85}, "one": {"grass": 70, "water": 70, "snow": 70}}}
+    members = {"CLIP b": ("tiny_clip", 200), "CLIP s": ("tiny_clip_small", 200), "CLIP c": ("tiny_clip", 400)}
+    rows = [{"model": model, "family": "CLIP", "architecture": members[model][0], "images": members[model][1],
+             "correlation": 0.8, "seed": seed, "class": name, "background": background, "items": 10, "accuracy": value}
+            for seed in seeds for model, classes in accuracy.items() for name, row in classes.items()
+            for background, value in row.items()]
+    return pd.DataFrame(rows)
+
+
+def test_the_curator_chooses_the_groups_and_every_model_is_scored_on_them():
+    backgrounds = background_frame()
+    groups = ours.curated_groups(backgrounds, "CLIP b")
+    assert len(groups) == 2 * 2 and set(groups["seed"]) == {0, 1}
+    zero = groups[(groups["class"] == "zero") & (groups["seed"] == 0)].iloc[0]
+    assert (zero["common_background"], zero["counter_background"], zero["spread"], zero["kept"]) == ("grass", "snow", 40, True)
+    assert not groups.loc[groups["class"] == "one", "kept"].any()  # 2 points: below the 5-point threshold
+    curated = ours.curated_accuracies(backgrounds, groups)
+    drops = curated[curated["metric"] == "drop"].groupby("model")["value"].mean()
+    assert drops.to_dict() == {"CLIP b": 40.0, "CLIP c": 10.0, "CLIP s": 20.0}  # class zero alone, grass vs snow
+    points = our_points(curated.assign(params_m=curated["architecture"].map(PARAMS_M), tier="tiny",
+                                       curator=curated["model"] == "CLIP b"))
+    one_seed = points[points["seed"] == 0]
+    assert ours.other_backbone_drop(one_seed) == pytest.approx(20.0)  # the small tower on the curator's data
+    assert ours.other_data_drop(one_seed) == pytest.approx(10.0)  # the curator's backbone on 400 images
+    assert ours.selection_gap(one_seed) == pytest.approx(40.0 - 15.0)
+    assert "CLIP n=200 (curator)" in set(ours.our_labels(points))
+    with pytest.raises(ValueError, match="has no run"):
+        ours.curated_groups(backgrounds, "CLIP z")

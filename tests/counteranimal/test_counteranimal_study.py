@@ -28,7 +28,7 @@ def small_settings(**changes) -> StudySettings:
         source="miniature", models=["CLIP:tiny_clip:40", "ImageNet:tiny_vit:40"], seeds=[0], device="cpu",
         batch_size=128, amp=False, workers=0, prompt="a photo of the number {}.",
         miniature={"image_size": 8, "object_size": 8, "spurious_correlation": 0.8, "test_fraction": 0.05},
-        clip_pretrain=TRAIN, classifier_train=TRAIN, dataset="", labels="")
+        clip_pretrain=TRAIN, classifier_train=TRAIN, dataset="", labels="", curator="CLIP:tiny_clip:40")
     return replace(settings, **changes)
 
 
@@ -68,6 +68,11 @@ def test_zoo_members_are_checked():
         zoo_member("CLIP-HQ:tiny_clip:10:0.9", spec)
     with pytest.raises(ParamsError, match="TrainConfig does not know"):
         small_settings(clip_pretrain={**TRAIN, "momentum_typo": 1}).validate("study")
+    for curator in ("ImageNet:tiny_vit:40", "CLIP:tiny_clip:41"):  # a CLIP of the study's
+        with pytest.raises(ParamsError, match="curator .* must be one of the study's CLIP models"):
+            small_settings(curator=curator).validate("study")
+    with pytest.raises(ParamsError, match="curator '' must be one of the study's models"):
+        replace(registry_settings(), curator="").validate("study")
 
 
 def test_miniature_runs_store_per_item_predictions_and_are_read_back(tmp_path):
@@ -78,8 +83,8 @@ def test_miniature_runs_store_per_item_predictions_and_are_read_back(tmp_path):
     assert set(runs["model"]) == {"CLIP clip 40 img p=0.8", "ImageNet vit 40 img p=0.8"}
     for column in ("item", "target", "pred_1", "pred_5", "class", "group", "background", "family", "seed", "run_key"):
         assert column in runs.columns
-    per_model = runs.groupby("model")["group"].value_counts().unstack()
-    assert (per_model["common"] == per_model["counter"]).all()
+    per_model = runs.groupby("model")["group"].value_counts().unstack()  # every digit on all ten backgrounds
+    assert (per_model["common"] == per_model["counter"]).all() and (per_model["other"] == 8 * per_model["common"]).all()
     assert study.precompute() == 0  # every run stored
     again = Study(settings, tmp_path).run()
     assert again["pred_1"].equals(runs["pred_1"])
@@ -88,6 +93,13 @@ def test_miniature_runs_store_per_item_predictions_and_are_read_back(tmp_path):
     assert len(table) == 2 * 6
     summary = study.run_accuracies()
     assert summary["value"].round(9).equals(table["value"].round(9))
+    grouped = runs[runs["group"] != "other"]  # the paper's metrics read the common and counter groups alone
+    assert table["value"].round(9).equals(accuracies(grouped)["value"].round(9))
+    backgrounds = study.background_accuracies()
+    assert (backgrounds.groupby("model")["items"].sum() == runs.groupby("model").size()).all()
+    hits = runs.assign(hit=runs["pred_1"] == runs["target"]).groupby(["model", "class", "background"])["hit"].mean()
+    assert backgrounds.set_index(["model", "class", "background"])["accuracy"].sort_index().round(9).equals(
+        (100 * hits).sort_index().round(9))
     sizes = study.model_sizes().set_index("model")["params_m"]
     clip = build_standin("tiny_clip", num_classes=10, image_size=8)
     assert sizes["CLIP clip 40 img p=0.8"] == sum(p.numel() for p in clip.parameters()) / 1e6
@@ -108,7 +120,7 @@ def real_tree(tmp_path, monkeypatch):
 def registry_settings() -> StudySettings:
     return replace(small_settings(), source="registry", models=["ca_clip_vit_b_32_laion400m_e31", "ca_resnet50_in1k"],
                    miniature={}, clip_pretrain={}, classifier_train={}, dataset="counteranimal", labels="openai_curated",
-                   prompt="A photo of {}.", batch_size=4)
+                   prompt="A photo of {}.", batch_size=4, curator="ca_clip_vit_b_32_laion400m_e31")
 
 
 def test_registry_source_runs_on_a_generated_tree_with_random_init_models(real_tree, tmp_path, monkeypatch, weights_here):
