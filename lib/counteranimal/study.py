@@ -1,9 +1,12 @@
 """Our CounterAnimal study: a zoo of CLIPs and supervised classifiers on common and counter groups.
 
-Each run is one model (for one seed) evaluated on every item of the common and counter groups; the
-store keeps its per-item ranked predictions (`lib.evaluate.frames` format, with each item's
-class, group and background), and `accuracies` turns a run into the paper's metrics (class-balanced
-and micro common, counter and drop; `lib.counteranimal.metrics`).
+Each run is one model (for one seed) evaluated on every item of its test set (the miniature: every
+held-out digit on all ten backgrounds, the common and counter groups among them; the real dataset: its
+common and counter groups); the store keeps its per-item ranked predictions (`lib.evaluate.frames`
+format, with each item's class, group and background), `accuracies` turns a run into the paper's
+metrics on the common and counter groups (class-balanced and micro common, counter and drop;
+`lib.counteranimal.metrics`) and `background_accuracies` into the per-(class, background) accuracies
+a curation reads (`ours.curation`, Fig. 5).
 
 Two sources, as `params/<tier>/counteranimal/study.yaml` says (`StudySettings`):
 - `miniature` (tiny and mini tiers): the miniature CounterAnimal (`miniature.py`, digits on
