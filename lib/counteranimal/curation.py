@@ -26,6 +26,8 @@ import pandas as pd
 from .metrics import accuracy_by
 
 THRESHOLD_KINDS = ("absolute", "relative")
+SELECTION_COLUMNS = ["common_background", "counter_background", "common_accuracy", "counter_accuracy", "common_images",
+                     "counter_images", "spread", "relative_spread", "kept"]  # after the class column (`select_groups`)
 
 
 def background_ranking(frame: pd.DataFrame, by: str = "class", min_images: int = 1) -> pd.DataFrame:
@@ -67,7 +69,7 @@ def select_groups(ranking: pd.DataFrame, threshold: float = 5.0, threshold_kind:
                      "common_images": common["images"], "counter_images": counter["images"],
                      "spread": spread, "relative_spread": relative,
                      "kept": (spread if threshold_kind == "absolute" else relative) > threshold})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=[by, *SELECTION_COLUMNS])
 
 
 def assign_groups(frame: pd.DataFrame, selection: pd.DataFrame, by: str = "class") -> pd.DataFrame:

@@ -35,7 +35,7 @@ from ..store import RunContext, precompute_study
 from .effective_robustness import residuals
 from .figures import (METRICS, PANELS as PAPER_BARS, SCATTERS, number_panels, paper_panel_title, scatter_axes,
                       scatter_panel, scatter_points)
-from .curation import rank_backgrounds, select_groups
+from .curation import SELECTION_COLUMNS, rank_backgrounds, select_groups
 from .metrics import GROUPS
 from .study import RUN_COLUMNS, Study, StudySettings, zoo_member
 
@@ -67,7 +67,8 @@ def curation(study_params: str, results_dir: str) -> tuple[StudySettings, pd.Dat
     its accuracies on the real groups, which the paper's curator chose, and no choice to show."""
     settings, frame = run_study(study_params, results_dir)
     if settings.source == "registry":  # the real CounterAnimal's groups are the curator's choice already (Sec. 2)
-        return settings, frame.assign(curator=frame["model"] == settings.curator), pd.DataFrame()
+        no_choice = pd.DataFrame(columns=["class", *SELECTION_COLUMNS, "seed"])
+        return settings, frame.assign(curator=frame["model"] == settings.curator), no_choice
     context = RunContext(params_file=study_params, device=settings.device)
     backgrounds = Study(settings, Path(results_dir), context).background_accuracies()
     curator = zoo_member(settings.curator, settings.spec()).name

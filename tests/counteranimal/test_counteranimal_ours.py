@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -155,11 +157,15 @@ def test_a_registry_study_draws_the_papers_own_panels(monkeypatch):
     monkeypatch.setattr(ours, "table_row", lambda key: rows[key].split(" ")[0])
     frame = accuracy_frame(seeds=(0,), models=[(key, "CLIP", key, 0, 70.0 + i) for i, key in enumerate(rows)])
     settings = StudySettings.load("params/tiny/counteranimal/study.yaml")
-    settings = type(settings)(**{**vars(settings), "source": "registry"})
+    settings = replace(settings, source="registry")
     fig, data = our_bars("figure07", settings, frame)
     assert [list(part["model"]) for _, part in data.groupby("panel", sort=False)] == [
         ["CLIP-LAION2B-ViT/B/16", "CLIP-LAION2B-ViT/L/14"], ["CLIP-OpenAI-RN50"]]  # the paper's order, rows we ran
     plt.close(fig)
+    monkeypatch.setattr(ours, "run_study", lambda *args: (replace(settings, curator="ca_b16"), frame))
+    _, curated, groups = ours.curation("study.yaml", "results")  # the real groups are the curator's choice already
+    assert curated.loc[curated["curator"], "model"].unique().tolist() == ["ca_b16"]
+    assert groups.empty and {"class", "common_background", "counter_background", "kept", "seed"} <= set(groups.columns)
 
 
 def test_precompute_runs_nothing_for_other_artefacts():
