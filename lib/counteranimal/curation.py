@@ -13,7 +13,8 @@ snow, grass, human, sky, road, rock, shrub, indoor, tree, outdoor).
    `min_images` images of the class are not compared (no minimum is stated; default 1).
 3. The best background becomes the class's `common` group, the worst its `counter` group, one
    background each as Table 2 shows (`assign_groups`); the class's other images are left out.
-Ties in accuracy go to the background whose name sorts first.
+Ties in accuracy are broken by name: the common background is the tied one whose name sorts first, the
+counter background the tied one whose name sorts last (the paper states no rule).
 
 The groups are thereby chosen to maximise the reference model's drop (notes P7): its drop on the
 result is at least the threshold by construction, a selection effect other models do not share.

@@ -63,7 +63,8 @@ def run_study(study_params: str, results_dir: str) -> tuple[StudySettings, pd.Da
 def curation(study_params: str, results_dir: str) -> tuple[StudySettings, pd.DataFrame, pd.DataFrame]:
     """Fig. 5's analogue: the study's runs (run or read back) scored on the groups its curator chose from the
     pool of backgrounds; settings, the curated accuracies (`curated_accuracies`, with `params_m` and `tier` as
-    `run_study` gives them) and the curator's choice per seed (`curated_groups`). A registry study has no pool:
+    `run_study` gives them, and each model's `own_drop`: its drop on the groups it would choose itself, the
+    measure of the selection effect) and the curator's choice per seed (`curated_groups`). A registry study has no pool:
     its accuracies on the real groups, which the paper's curator chose, and no choice to show."""
     settings, frame = run_study(study_params, results_dir)
     if settings.source == "registry":  # the real CounterAnimal's groups are the curator's choice already (Sec. 2)
@@ -76,8 +77,8 @@ def curation(study_params: str, results_dir: str) -> tuple[StudySettings, pd.Dat
     if not groups["kept"].any():
         raise ValueError(f"the curator {settings.curator!r} kept no class at any seed: its accuracy varies by at most "
                          f"{CURATION_THRESHOLD:g} points across backgrounds for every class (train it longer: clip_pretrain)")
-    curated = curated_accuracies(backgrounds, groups).merge(
-        frame[["model", "params_m", "tier"]].drop_duplicates("model"), on="model")
+    curated = pd.concat([curated_accuracies(backgrounds, groups), own_drops(backgrounds)], ignore_index=True)
+    curated = curated.merge(frame[["model", "params_m", "tier"]].drop_duplicates("model"), on="model")
     return settings, curated.assign(curator=curated["model"] == curator), groups
 
 
@@ -99,10 +100,20 @@ def curated_accuracies(backgrounds: pd.DataFrame, groups: pd.DataFrame) -> pd.Da
     kept = groups[groups["kept"]].rename(columns={"common_background": "common", "counter_background": "counter"})
     pairs = kept.melt(id_vars=["seed", "class"], value_vars=list(GROUPS), var_name="group", value_name="background")
     scored = backgrounds.merge(pairs, on=["seed", "class", "background"])
+    if scored.empty:  # no class kept
+        return pd.DataFrame(columns=[*RUN_COLUMNS, "metric", "value", "averaging"])
     wide = scored.pivot_table(index=[*RUN_COLUMNS, "class"], columns="group", values="accuracy", sort=False)
     means = wide.assign(drop=wide["common"] - wide["counter"]).groupby(RUN_COLUMNS, sort=False).mean()
     return (means.reset_index().melt(id_vars=RUN_COLUMNS, value_vars=METRICS, var_name="metric", value_name="value")
             .assign(averaging="balanced"))
+
+
+def own_drops(backgrounds: pd.DataFrame) -> pd.DataFrame:
+    """Each run's drop on the groups its own model would choose (`curated_groups` with it as the curator), as
+    metric `own_drop` in the `accuracies` schema: what selection adds to a model's drop (notes P7)."""
+    own = [curated_accuracies(runs, curated_groups(runs, model)) for model, runs in backgrounds.groupby("model", sort=False)]
+    own = pd.concat(own, ignore_index=True)
+    return own[own["metric"] == "drop"].assign(metric="own_drop")
 
 
 def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
@@ -124,8 +135,8 @@ def candidate_setup(settings: StudySettings) -> str:
 def our_points(frame: pd.DataFrame, averaging: str = "balanced") -> pd.DataFrame:
     """One row per (model, seed): family, common, counter, drop (%), the marker columns of the paper's
     points (`params_m` the stand-in's size, as `run_study` gives it, `data_m` the pre-training images in
-    millions), `ladder` (a miniature CLIP whose family has more than one backbone at this pre-training size:
-    Fig. 7) and `base` (not a miniature CLIP on another backbone than `CLIP_BACKBONE`: the models of the data
+    millions), `data` and `backbone` (`_setup`), `ladder` (a miniature CLIP whose family has more than one
+    backbone at this pre-training size: Fig. 7) and `base` (not a miniature CLIP on another backbone than `CLIP_BACKBONE`: the models of the data
     comparisons of Figs. 6, 8 and 9; every registry model)."""
     labels = [*RUN_COLUMNS, *(["curator"] if "curator" in frame else [])]
     wide = (frame[frame["averaging"] == averaging]
@@ -136,7 +147,21 @@ def our_points(frame: pd.DataFrame, averaging: str = "balanced") -> pd.DataFrame
     miniature_clip = (wide["images"] > 0) & wide["family"].str.startswith("CLIP")
     wide["ladder"] = miniature_clip & (wide.groupby(["family", "images"])["architecture"].transform("nunique") > 1)
     wide["base"] = ~miniature_clip | (wide["architecture"] == CLIP_BACKBONE)
-    return wide
+    setup = wide.apply(_setup, axis=1, result_type="expand")
+    return wide.assign(data=setup[0], backbone=setup[1])
+
+
+def _setup(row: pd.Series) -> tuple[str, str]:
+    """A model's pre-training data and backbone: a miniature member's family, size and correlation and its
+    stand-in; a registry model's from its Table 3/4 row ("CLIP-LAION400M-ViT/B/32" -> LAION400M, ViT/B/32;
+    an ImageNet model's data are ImageNet)."""
+    if row["images"] > 0:
+        return f"{row['family']} n={row['images']:g} p={row['correlation']:g}", str(row["architecture"])
+    name = table_row(str(row["model"]))
+    if not name.startswith("CLIP-"):
+        return "ImageNet", name
+    _, data, backbone = name.split("-", 2)
+    return data, backbone
 
 
 # -- the quantities behind the paper's claims, each a function of one seed's points (NaN where undefined) --
@@ -344,28 +369,35 @@ def backbone_drop_change(points: pd.DataFrame) -> float:
     return float((ends["last"] - ends["first"]).mean())
 
 
-def _curated_clips(points: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The curator's points and the other CLIPs' (one seed's curated points)."""
+def _curator_relatives(points: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The CLIPs other than the curator that share its pre-training data but not its backbone, and those that
+    share its backbone but not its data (one seed's curated points, `our_points`' `data` and `backbone`)."""
     clips = points[_clips(points)]
-    return clips[clips["curator"]], clips[~clips["curator"]]
+    curator, others = clips[clips["curator"]], clips[~clips["curator"]]
+    if curator.empty:
+        return others.iloc[:0], others.iloc[:0]
+    same_data, same_backbone = (others[c] == curator[c].iloc[0] for c in ("data", "backbone"))
+    return others[same_data & ~same_backbone], others[same_backbone & ~same_data]
 
 
 def other_backbone_drop(points: pd.DataFrame) -> float:
-    """Mean drop, on the curated groups, of the CLIPs on the curator's ladder other than the curator (Fig. 5a)."""
-    _, others = _curated_clips(points)
-    return float(others.loc[others["ladder"], "drop"].mean())
+    """Mean drop, on the curated groups, of the CLIPs with the curator's data and another backbone (Fig. 5a)."""
+    return float(_curator_relatives(points)[0]["drop"].mean())
 
 
 def other_data_drop(points: pd.DataFrame) -> float:
     """Mean drop, on the curated groups, of the CLIPs with the curator's backbone and other data (Fig. 5b)."""
-    _, others = _curated_clips(points)
-    return float(others.loc[others["base"], "drop"].mean())
+    return float(_curator_relatives(points)[1]["drop"].mean())
 
 
-def selection_gap(points: pd.DataFrame) -> float:
-    """The curator's drop on the groups it chose minus the other CLIPs' mean drop (notes P7)."""
-    curator, others = _curated_clips(points)
-    return float(curator["drop"].mean() - others["drop"].mean())
+def self_selection_gain(points: pd.DataFrame) -> float:
+    """Mean over the CLIPs other than the curator of (drop on the groups it would choose itself − drop on the
+    curator's groups): how much choosing the groups with a model inflates that model's drop (notes P7); NaN
+    without `own_drop`."""
+    if "own_drop" not in points:
+        return float("nan")
+    others = points[_clips(points) & ~points["curator"]]
+    return float((others["own_drop"] - others["drop"]).mean())
 
 
 # figure -> (quantity, statistic, the paper's claim, direction, what the paper shows, the ledger claim it bears on)
@@ -377,9 +409,9 @@ BAR_CLAIMS: dict[str, tuple[tuple[str, Callable[[pd.DataFrame], float], str, str
         ("mean drop on the curated groups of the CLIPs with the curator's backbone and other data (points)",
          other_data_drop, "backgrounds chosen with one CLIP also hurt CLIPs pre-trained on other data (Fig. 5b)", ">",
          "LAION2B and OpenAI ViT/B/32 drop 24.20 and 23.51 (Table 3)", "vitb32-datasets-drop"),
-        ("the curator's drop − the other CLIPs' mean drop, on the groups it chose (points)", selection_gap,
-         "(notes P7, not the paper's) groups chosen to maximise the curator's drop inflate it over the others'", ">",
-         "CLIP-LAION400M-ViT/B/32 drops 30.18, the most of Table 3's 28 CLIPs (next: 24.20)", "")),
+        ("mean over the other CLIPs of (drop on the groups each would choose − on the curator's) (points)",
+         self_selection_gain, "(notes P7, not the paper's) groups chosen by a model inflate that model's drop", ">",
+         "the curator CLIP-LAION400M-ViT/B/32 drops 30.18, the most of Table 3's 28 CLIPs (next: 24.20)", "")),
     "figure06": tuple(
         (f"drop of {family} at its largest pre-training size − at its smallest (points)", size_drop_change(family),
          "scaling up the pre-training data does not necessarily reduce the drop (read: it does not fall)", ">",

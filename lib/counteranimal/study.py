@@ -68,7 +68,8 @@ class StudySettings(SettingsFile):
     choose the curated groups from the miniature's pool of backgrounds (Fig. 5's analogue, `ours.curation`), the
     analogue of the paper's curation CLIP; for `registry`, that CLIP's key (the real groups are its choice
     already). `batch_size`: of evaluation. `amp`: evaluate under bf16 autocast on CUDA
-    (`lib.evaluate.predictions.predict_ranked`; no effect on the CPU). `workers`: the data loader's processes that decode and transform the registry dataset's images (0: the main process).
+    (`lib.evaluate.predictions.predict_ranked`; no effect on the CPU). `workers`: the data loader's processes
+    that decode and transform the registry dataset's images (0: the main process).
     """
 
     source: str

@@ -71,9 +71,17 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # The finding: the drop with the largest tower minus with the smallest, by its 95 % t-interval over seeds.
 #
 # **What the toy cannot test.** The paper's ladders grow the backbone by orders of magnitude (ViT/B/16 to
-# ViT/bigG/14) and change patch size and resolution with it; ours grows a tower of thousands of parameters trained
-# for minutes. As in the paper, a larger tower can also raise common accuracy, so a smaller drop may partly be the
-# accuracy-on-the-line trend of Figure 2's notebook rather than robustness at equal accuracy.
+# ViT/bigG/14) and change patch size and resolution with it; ours grows an image tower of tens to hundreds of
+# thousands of parameters (the bars are ordered by the whole model's size, which the shared text embedding
+# dominates), trained for minutes. As in the paper, a larger tower can also raise common accuracy, so a smaller
+# drop may partly be the accuracy-on-the-line trend of Figure 2's notebook; the bars show whether common accuracy
+# moves. The paper's claim is read as most steps up the ladder lowering the drop; ours has two steps and judges the
+# ends (largest minus smallest), so the middle rung is read from the bars.
+#
+# **Reading ours (at `mini`).** The smallest tower drops more than the other two in every seed, with common
+# accuracy about the same, so the fall is in counter accuracy; the middle and the large tower are close and their
+# order changes from seed to seed. The seeds disagree on how large the fall is, so with three of them the interval
+# of the difference is wide: the direction is the paper's, the run cannot rule out no difference.
 
 # %%
 from lib.counteranimal.ours import bar_findings, our_bars, our_points, run_study

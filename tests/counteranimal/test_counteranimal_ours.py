@@ -166,6 +166,9 @@ def test_a_registry_study_draws_the_papers_own_panels(monkeypatch):
     _, curated, groups = ours.curation("study.yaml", "results")  # the real groups are the curator's choice already
     assert curated.loc[curated["curator"], "model"].unique().tolist() == ["ca_b16"]
     assert groups.empty and {"class", "common_background", "counter_background", "kept", "seed"} <= set(groups.columns)
+    points = our_points(curated)  # relatives by the Table 3 row: LAION2B ViT/L/14 shares the curator's data
+    assert points.set_index("model").loc["ca_l14", ["data", "backbone"]].tolist() == ["LAION2B", "ViT/L/14"]
+    assert ours.other_backbone_drop(points) == pytest.approx(10.0) and np.isnan(ours.other_data_drop(points))
 
 
 def test_precompute_runs_nothing_for_other_artefacts():
@@ -202,7 +205,14 @@ def test_the_curator_chooses_the_groups_and_every_model_is_scored_on_them():
     one_seed = points[points["seed"] == 0]
     assert ours.other_backbone_drop(one_seed) == pytest.approx(20.0)  # the small tower on the curator's data
     assert ours.other_data_drop(one_seed) == pytest.approx(10.0)  # the curator's backbone on 400 images
-    assert ours.selection_gap(one_seed) == pytest.approx(40.0 - 15.0)
+    assert np.isnan(ours.self_selection_gain(one_seed))  # without own drops
+    own = ours.own_drops(backgrounds)  # CLIP s would keep both classes (drops 20, 80), CLIP c class zero (grass vs snow)
+    assert own[own["seed"] == 0].set_index("model")["value"].to_dict() == {"CLIP b": 40.0, "CLIP s": 50.0, "CLIP c": 10.0}
+    with_own = our_points(pd.concat([curated, own]).assign(
+        params_m=lambda f: f["architecture"].map(PARAMS_M), tier="tiny", curator=lambda f: f["model"] == "CLIP b"))
+    assert ours.self_selection_gain(with_own[with_own["seed"] == 0]) == pytest.approx(((50 - 20) + (10 - 10)) / 2)
     assert "CLIP n=200 (curator)" in set(ours.our_labels(points))
     with pytest.raises(ValueError, match="has no run"):
         ours.curated_groups(backgrounds, "CLIP z")
+    flat = backgrounds.assign(accuracy=50.0)  # no class varies: nothing kept, nothing scored
+    assert ours.curated_accuracies(flat, ours.curated_groups(flat, "CLIP b")).empty
