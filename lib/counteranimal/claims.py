@@ -27,6 +27,7 @@ from ..claims import claims_for as _claims_for
 from ..findings import Finding, Findings
 from .classwise import classwise_frame, implied_group_sizes, leave_one_out_count
 from .effective_robustness import SETUPS, above_line, points
+from .ours import STUDY_FINDINGS, study_points
 from .published import PAPER, model_table, raw
 
 TIDY = ["family", "model", "backbone", "pretrain_dataset", "checkpoint", "high_quality", "metric", "value"]
@@ -166,8 +167,6 @@ BESPOKE: dict[str, Callable[[Tables], Verdict]] = {
 def _miniature_findings(params: Mapping[str, Any], artefact: str) -> Findings:
     """The findings the notebook of `artefact` prints on the miniature CounterAnimal (`study_params`;
     `ours.STUDY_FINDINGS`)."""
-    from .ours import STUDY_FINDINGS, study_points
-
     return STUDY_FINDINGS[artefact](study_points(artefact, params["study_params"], params["results_dir"]))
 
 
@@ -180,7 +179,7 @@ def _simulation_findings(params: Mapping[str, Any]) -> Findings:
 
 
 FINDINGS_PRODUCERS: dict[str, Callable[[Mapping[str, Any]], Findings]] = {
-    **{a: partial(_miniature_findings, artefact=a) for a in ("figure02", "figure05", "figure06", "figure07", "figure08")},
+    **{a: partial(_miniature_findings, artefact=a) for a in STUDY_FINDINGS},
     "simulation": _simulation_findings}
 OUR_FINDINGS = tuple(FINDINGS_PRODUCERS)
 """What judges a claim of the ledger on our run by findings (`ours: {findings: [...]}`)."""

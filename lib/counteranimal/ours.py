@@ -49,12 +49,16 @@ CURATED = ("figure05",)  # the artefacts whose findings read the curated groups 
 STANDIN_NAMES = {"clip": "", "vit": "ViT", "resnet": "ResNet"}  # our stand-ins' names in the figures' keys
 
 
+def open_study(study_params: str, results_dir: str) -> tuple[StudySettings, Study]:
+    """A tier's study settings (loaded and validated) and its study over the store under `results_dir`."""
+    settings = StudySettings.load(study_params)
+    return settings, Study(settings, Path(results_dir), RunContext(params_file=study_params, device=settings.device))
+
+
 def run_study(study_params: str, results_dir: str) -> tuple[StudySettings, pd.DataFrame]:
     """Load a tier's study settings, run (or read back) every run; settings and accuracies (with
     the `tier` of the settings file's folder, `params/<tier>/counteranimal/…`)."""
-    settings = StudySettings.load(study_params)
-    context = RunContext(params_file=study_params, device=settings.device)
-    study = Study(settings, Path(results_dir), context)
+    settings, study = open_study(study_params, results_dir)
     sizes = study.model_sizes().drop_duplicates("model").set_index("model")["params_m"]
     frame = study.run_accuracies()
     return settings, frame.assign(tier=tier_of(study_params), params_m=frame["model"].map(sizes))
@@ -70,8 +74,7 @@ def curation(study_params: str, results_dir: str) -> tuple[StudySettings, pd.Dat
     if settings.source == "registry":  # the real CounterAnimal's groups are the curator's choice already (Sec. 2)
         no_choice = pd.DataFrame(columns=["class", *SELECTION_COLUMNS, "seed"])
         return settings, frame.assign(curator=frame["model"] == settings.curator), no_choice
-    context = RunContext(params_file=study_params, device=settings.device)
-    backgrounds = Study(settings, Path(results_dir), context).background_accuracies()
+    backgrounds = open_study(study_params, results_dir)[1].background_accuracies()
     curator = zoo_member(settings.curator, settings.spec()).name
     groups = curated_groups(backgrounds, curator)
     if not groups["kept"].any():
@@ -135,20 +138,21 @@ def candidate_setup(settings: StudySettings) -> str:
 def our_points(frame: pd.DataFrame, averaging: str = "balanced") -> pd.DataFrame:
     """One row per (model, seed): family, common, counter, drop (%), the marker columns of the paper's
     points (`params_m` the stand-in's size, as `run_study` gives it, `data_m` the pre-training images in
-    millions), `data` and `backbone` (`_setup`), `ladder` (a miniature CLIP whose family has more than one
-    backbone at this pre-training size: Fig. 7) and `base` (not a miniature CLIP on another backbone than `CLIP_BACKBONE`: the models of the data
-    comparisons of Figs. 6, 8 and 9; every registry model)."""
+    millions), `data` and `backbone` (`_setup`), `ladder` (a miniature CLIP whose pre-training data come with
+    more than one backbone: Fig. 7) and `base` (not a miniature CLIP on another backbone than `CLIP_BACKBONE`:
+    the models of the data comparisons of Figs. 6, 8 and 9; every registry model)."""
     labels = [*RUN_COLUMNS, *(["curator"] if "curator" in frame else [])]
     wide = (frame[frame["averaging"] == averaging]
             .pivot_table(index=labels, columns="metric", values="value", sort=False, dropna=False).reset_index())
     wide = wide.dropna(subset=["common", "counter"])
     wide["params_m"] = wide["model"].map(frame.drop_duplicates("model").set_index("model")["params_m"])
     wide["data_m"] = wide["images"].where(wide["images"] > 0) / 1e6
-    miniature_clip = (wide["images"] > 0) & wide["family"].str.startswith("CLIP")
-    wide["ladder"] = miniature_clip & (wide.groupby(["family", "images"])["architecture"].transform("nunique") > 1)
-    wide["base"] = ~miniature_clip | (wide["architecture"] == CLIP_BACKBONE)
     setup = wide.apply(_setup, axis=1, result_type="expand")
-    return wide.assign(data=setup[0], backbone=setup[1])
+    wide = wide.assign(data=setup[0], backbone=setup[1])
+    miniature_clip = (wide["images"] > 0) & wide["family"].str.startswith("CLIP")
+    wide["ladder"] = miniature_clip & (wide.groupby("data")["backbone"].transform("nunique") > 1)
+    wide["base"] = ~miniature_clip | (wide["architecture"] == CLIP_BACKBONE)
+    return wide
 
 
 def _setup(row: pd.Series) -> tuple[str, str]:
@@ -360,12 +364,12 @@ def quality_gap(metric: str) -> Callable[[pd.DataFrame], float]:
 
 
 def backbone_drop_change(points: pd.DataFrame) -> float:
-    """The CLIPs' drop with the largest image tower minus with the smallest, at each pre-training size with a
-    ladder of backbones, mean over those sizes (one seed's points); NaN without a ladder."""
+    """The CLIPs' drop with the largest image tower minus with the smallest, for each pre-training data with a
+    ladder of backbones, mean over those (one seed's points); NaN without a ladder."""
     ladder = points[(points["family"] == "CLIP") & points["ladder"]]
     if ladder.empty:
         return float("nan")
-    ends = ladder.sort_values("params_m").groupby("images")["drop"].agg(["first", "last"])
+    ends = ladder.sort_values("params_m").groupby("data")["drop"].agg(["first", "last"])
     return float((ends["last"] - ends["first"]).mean())
 
 
