@@ -37,6 +37,7 @@ from .figures import (METRICS, PANELS as PAPER_BARS, SCATTERS, number_panels, pa
                       scatter_panel, scatter_points)
 from .curation import SELECTION_COLUMNS, rank_backgrounds, select_groups
 from .metrics import GROUPS
+from .published import BACKBONE_PARAMS, DATA_SIZE
 from .study import RUN_COLUMNS, Study, StudySettings, zoo_member
 
 HQ_FAMILIES = ("CLIP-HQ", "CLIP-DC", "CLIP-DFN")  # ours, and the paper's high-quality-data CLIPs
@@ -136,34 +137,39 @@ def candidate_setup(settings: StudySettings) -> str:
 
 
 def our_points(frame: pd.DataFrame, averaging: str = "balanced") -> pd.DataFrame:
-    """One row per (model, seed): family, common, counter, drop (%), the marker columns of the paper's
-    points (`params_m` the stand-in's size, as `run_study` gives it, `data_m` the pre-training images in
-    millions), `data` and `backbone` (`_setup`), `ladder` (a miniature CLIP whose pre-training data come with
-    more than one backbone: Fig. 7) and `base` (not a miniature CLIP on another backbone than `CLIP_BACKBONE`:
-    the models of the data comparisons of Figs. 6, 8 and 9; every registry model)."""
+    """One row per (model, seed): family, common, counter, drop (%), `data` and `backbone` (`_setup`), the
+    marker columns of the paper's points (`params_m`: a stand-in's size as `run_study` gives it, a registry
+    model's the paper's annotation of its backbone, `published.BACKBONE_PARAMS`; `data_m`: the pre-training
+    images in millions, a registry model's `published.DATA_SIZE` of its data), `high_quality` (a family of
+    `HQ_FAMILIES`), `ladder` (a CLIP whose pre-training data come with more than one backbone: Fig. 7) and
+    `base` (not a miniature CLIP on another backbone than `CLIP_BACKBONE`: the models of the data comparisons
+    of Figs. 6, 8 and 9; every registry model)."""
     labels = [*RUN_COLUMNS, *(["curator"] if "curator" in frame else [])]
     wide = (frame[frame["averaging"] == averaging]
             .pivot_table(index=labels, columns="metric", values="value", sort=False, dropna=False).reset_index())
     wide = wide.dropna(subset=["common", "counter"])
-    wide["params_m"] = wide["model"].map(frame.drop_duplicates("model").set_index("model")["params_m"])
-    wide["data_m"] = wide["images"].where(wide["images"] > 0) / 1e6
     setup = wide.apply(_setup, axis=1, result_type="expand")
     wide = wide.assign(data=setup[0], backbone=setup[1])
-    miniature_clip = (wide["images"] > 0) & wide["family"].str.startswith("CLIP")
-    wide["ladder"] = miniature_clip & (wide.groupby("data")["backbone"].transform("nunique") > 1)
-    wide["base"] = ~miniature_clip | (wide["architecture"] == CLIP_BACKBONE)
+    miniature = wide["images"] > 0
+    sizes = wide["model"].map(frame.drop_duplicates("model").set_index("model")["params_m"])
+    wide["params_m"] = sizes.where(miniature, wide["backbone"].map(BACKBONE_PARAMS))
+    wide["data_m"] = (wide["images"] / 1e6).where(miniature, wide["data"].map(DATA_SIZE))
+    wide["high_quality"] = wide["family"].isin(HQ_FAMILIES)
+    clips = _clips(wide)
+    wide["ladder"] = clips & (wide.groupby("data")["backbone"].transform("nunique") > 1)
+    wide["base"] = ~(miniature & clips) | (wide["architecture"] == CLIP_BACKBONE)
     return wide
 
 
 def _setup(row: pd.Series) -> tuple[str, str]:
     """A model's pre-training data and backbone: a miniature member's family, size and correlation and its
     stand-in; a registry model's from its Table 3/4 row ("CLIP-LAION400M-ViT/B/32" -> LAION400M, ViT/B/32;
-    an ImageNet model's data are ImageNet)."""
+    an ImageNet model's data are ImageNet-1K, as the paper's tables name them)."""
     if row["images"] > 0:
         return f"{row['family']} n={row['images']:g} p={row['correlation']:g}", str(row["architecture"])
     name = table_row(str(row["model"]))
     if not name.startswith("CLIP-"):
-        return "ImageNet", name
+        return "ImageNet-1K", name
     _, data, backbone = name.split("-", 2)
     return data, backbone
 
@@ -338,38 +344,38 @@ def our_bars(artefact: str, settings: StudySettings, frame: pd.DataFrame) -> tup
     return fig, data.rename(columns={"label": "model"}).assign(source="ours")
 
 
-def _drop_by_size(points: pd.DataFrame, family: str) -> pd.Series:
-    """The mean drop of `family` (at the data comparisons' backbone) at each pre-training size (one seed's points)."""
-    return points[(points["family"] == family) & points["base"]].groupby("images")["drop"].mean().sort_index()
-
-
-def size_drop_change(family: str) -> Callable[[pd.DataFrame], float]:
-    """The drop of `family` at its largest pre-training size minus at its smallest; NaN with fewer than two sizes."""
+def size_drop_change(high_quality: bool) -> Callable[[pd.DataFrame], float]:
+    """For the CLIPs on high-quality data or on the others (of the data comparisons, `base`): per backbone, the
+    drop at the largest pre-training size minus at the smallest (each size's mean), mean over the backbones
+    with two sizes or more (one seed's points); NaN if none."""
     def statistic(points: pd.DataFrame) -> float:
-        drops = _drop_by_size(points, family)
-        return float(drops.iloc[-1] - drops.iloc[0]) if len(drops) >= 2 else float("nan")
+        chosen = points[_clips(points) & points["base"] & (points["high_quality"] == high_quality)]
+        by_size = chosen.groupby(["backbone", "data_m"])["drop"].mean()
+        changes = [d.iloc[-1] - d.iloc[0] for _, d in by_size.groupby(level="backbone") if len(d) >= 2]
+        return float(np.mean(changes)) if changes else float("nan")
     return statistic
 
 
 def quality_gap(metric: str) -> Callable[[pd.DataFrame], float]:
-    """CLIP-HQ's `metric` minus CLIP's (at the data comparisons' backbone), mean over the pre-training sizes both
-    have; NaN if none."""
+    """The high-quality-data CLIPs' `metric` minus the other CLIPs' (of the data comparisons, `base`), mean over
+    the (backbone, pre-training size) cells both have (one seed's points); NaN if none."""
     def statistic(points: pd.DataFrame) -> float:
-        by = points[points["base"]].groupby(["family", "images"])[metric].mean()
-        if not {"CLIP", "CLIP-HQ"} <= set(by.index.get_level_values("family")):
+        by = points[_clips(points) & points["base"]].groupby(["high_quality", "backbone", "data_m"])[metric].mean()
+        if not {True, False} <= set(by.index.get_level_values("high_quality")):
             return float("nan")
-        gap = (by.xs("CLIP-HQ") - by.xs("CLIP")).dropna()
+        gap = (by.xs(True) - by.xs(False)).dropna()
         return float(gap.mean()) if len(gap) else float("nan")
     return statistic
 
 
 def backbone_drop_change(points: pd.DataFrame) -> float:
-    """The CLIPs' drop with the largest image tower minus with the smallest, for each pre-training data with a
-    ladder of backbones, mean over those (one seed's points); NaN without a ladder."""
+    """The CLIPs' drop with the largest image tower minus with the smallest (`params_m`, ties by backbone name),
+    for each pre-training data with a ladder of backbones, mean over those (one seed's points); NaN without a
+    ladder."""
     ladder = points[(points["family"] == "CLIP") & points["ladder"]]
     if ladder.empty:
         return float("nan")
-    ends = ladder.sort_values("params_m").groupby("data")["drop"].agg(["first", "last"])
+    ends = ladder.sort_values(["params_m", "backbone"]).groupby("data")["drop"].agg(["first", "last"])
     return float((ends["last"] - ends["first"]).mean())
 
 
@@ -417,19 +423,22 @@ BAR_CLAIMS: dict[str, tuple[tuple[str, Callable[[pd.DataFrame], float], str, str
          self_selection_gain, "(notes P7, not the paper's) groups chosen by a model inflate that model's drop", ">",
          "the curator CLIP-LAION400M-ViT/B/32 drops 30.18, the most of Table 3's 28 CLIPs (next: 24.20)", "")),
     "figure06": tuple(
-        (f"drop of {family} at its largest pre-training size − at its smallest (points)", size_drop_change(family),
+        (f"drop at the largest pre-training size − at the smallest, CLIPs on {kind} data, per backbone (points)",
+         size_drop_change(high_quality),
          "scaling up the pre-training data does not necessarily reduce the drop (read: it does not fall)", ">",
          "LAION2B (2B) drops more than DataComp1B (1.4B) at both backbones (Table 3)", "data-scale")
-        for family in ("CLIP", "CLIP-HQ")),
+        for kind, high_quality in (("ordinary", False), ("high-quality", True))),
     "figure07": (
         ("drop of the CLIP with the largest image tower − with the smallest, at fixed n (points)", backbone_drop_change,
          "larger CLIP backbones are more robust: smaller drops (Sec. 5.2, Fig. 7)", "<",
          "the drop falls at 8 of 10 steps up the LAION2B and OpenAI ladders (Table 3)", "backbone-scale"),),
     "figure08": (
-        ("mean drop of CLIP-HQ − of CLIP at the same pre-training sizes (points)", quality_gap("drop"),
+        ("mean drop of the high-quality-data CLIPs − of the others at the same backbone and pre-training size (points)",
+         quality_gap("drop"),
          "CLIPs trained on high-quality data show smaller drops (Sec. 5.2)", "<",
          "DataComp / DFN rows drop less per backbone (Table 3)", "high-quality-data"),
-        ("mean common accuracy of CLIP-HQ − of CLIP at the same pre-training sizes (points)", quality_gap("common"),
+        ("mean common accuracy of the high-quality-data CLIPs − of the others at the same backbone and pre-training "
+         "size (points)", quality_gap("common"),
          "CLIPs trained on high-quality data show better performance (Sec. 5.2)", ">",
          "DataComp / DFN rows more accurate per backbone (Table 3)", "high-quality-data")),
 }

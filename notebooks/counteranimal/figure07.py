@@ -68,7 +68,9 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # (`tiny_clip_large`), the text tower unchanged. The figure `figure07_ours` draws common, counter and drop per model
 # with the function that drew section 1 (`lib.counteranimal.figures.bar_panels`), on the same axis, smallest tower
 # first, each bar the mean over seeds and black bars the range over seeds; its CSV holds the means (`source` ours).
-# The finding: the drop with the largest tower minus with the smallest, by its 95 % t-interval over seeds.
+# The finding: the drop with the largest tower minus with the smallest, by its 95 % t-interval over seeds. At `full`
+# the same finding reads the paper's ladders (every pre-training data of the CLIP family with more than one backbone,
+# the backbones ordered by their parameters in the paper's annotation), one seed, so by a bootstrap over models.
 #
 # **What the toy cannot test.** The paper's ladders grow the backbone by orders of magnitude (ViT/B/16 to
 # ViT/bigG/14) and change patch size and resolution with it; ours grows an image tower of tens to hundreds of

@@ -80,7 +80,9 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # The figure `figure08_ours` draws common, counter and drop per model with the function that drew section 1
 # (`lib.counteranimal.figures.bar_panels`), on the same axis, each bar the mean over seeds and black bars the range
 # over seeds. The findings, each with its 95 % t-interval over seeds: CLIP-HQ's drop and common accuracy minus
-# CLIP's at the sizes both have (the paper's raw comparison), then the residual from the line.
+# CLIP's at the sizes both have (the paper's raw comparison), then the residual from the line. At `full` the same
+# findings pair the paper's checkpoints at equal backbone and pre-training size (DFN2B against LAION2B at ViT/B/16
+# and ViT/L/14), one seed, so by a bootstrap over models.
 
 # %%
 from lib.counteranimal.ours import bar_findings, findings, our_bars, our_points, run_study

@@ -38,7 +38,7 @@ def accuracy_frame(seeds=(0, 1), noise=0.0, models=MODELS) -> pd.DataFrame:
     rows = []
     for seed in seeds:
         for model, family, architecture, images, common in models:
-            counter = common - LADDER_DROPS.get(model, 10) + ABOVE[family] + noise * rng.normal()
+            counter = common - LADDER_DROPS.get(model, 10) + ABOVE.get(family, 0.0) + noise * rng.normal()
             for averaging in ("balanced", "micro"):
                 for metric, value in (("common", common), ("counter", counter), ("drop", common - counter)):
                     rows.append({"model": model, "family": family, "architecture": architecture, "images": images,
@@ -103,8 +103,8 @@ def test_our_panel_draws_the_paper_and_ours_with_one_function():
 def test_the_bars_quantities_on_a_known_answer():
     points = our_points(accuracy_frame(seeds=(0,)))
     points.loc[points["model"] == "CLIP c", "drop"] = 4.0  # CLIP drops 10, 10, 4 at n = 100, 200, 400
-    assert size_drop_change("CLIP")(points) == pytest.approx(-6.0)
-    assert np.isnan(size_drop_change("CLIP-HQ")(points))  # one size: no change to measure
+    assert size_drop_change(high_quality=False)(points) == pytest.approx(-6.0)
+    assert np.isnan(size_drop_change(high_quality=True)(points))  # one size: no change to measure
     assert quality_gap("drop")(points) == pytest.approx(8.0 - 10.0)  # HQ and CLIP share n = 200 only
     assert quality_gap("common")(points) == pytest.approx(75.0 - 70.0)
     assert np.isnan(quality_gap("drop")(points[points["family"] != "CLIP-HQ"]))
@@ -137,7 +137,7 @@ def test_the_backbone_ladder_is_figure07s_and_left_out_of_the_data_comparisons()
     assert ours.backbone_drop_change(one_seed) == pytest.approx(7.0 - 16.0)
     assert np.isnan(ours.backbone_drop_change(our_points(accuracy_frame(seeds=(0,)))))  # no ladder
     without = our_points(accuracy_frame(seeds=(0,)))  # the data comparisons do not see the ladder
-    for statistic in (size_drop_change("CLIP"), quality_gap("drop"), quality_gap("common")):
+    for statistic in (size_drop_change(high_quality=False), quality_gap("drop"), quality_gap("common")):
         assert statistic(one_seed) == pytest.approx(statistic(without))
     settings = StudySettings.load("params/tiny/counteranimal/study.yaml")
     fig, data = our_bars("figure07", settings, with_ladder)
@@ -169,6 +169,27 @@ def test_a_registry_study_draws_the_papers_own_panels(monkeypatch):
     points = our_points(curated)  # relatives by the Table 3 row: LAION2B ViT/L/14 shares the curator's data
     assert points.set_index("model").loc["ca_l14", ["data", "backbone"]].tolist() == ["LAION2B", "ViT/L/14"]
     assert ours.other_backbone_drop(points) == pytest.approx(10.0) and np.isnan(ours.other_data_drop(points))
+
+
+def test_a_registry_studys_comparisons_are_defined_by_the_papers_annotations(monkeypatch):
+    rows = {"l2b_b16": ("CLIP", "CLIP-LAION2B-ViT/B/16", 20.0), "l400m_b16": ("CLIP", "CLIP-LAION400M-ViT/B/16", 12.0),
+            "oai_b16": ("CLIP", "CLIP-OpenAI-ViT/B/16", 16.0), "l2b_l14": ("CLIP", "CLIP-LAION2B-ViT/L/14", 15.0),
+            "dfn_b16": ("CLIP-DFN", "CLIP-DFN2B-ViT/B/16", 9.0), "dc_b16": ("CLIP-DC", "CLIP-DataComp1B-ViT/B/16", 11.0),
+            "in_b16": ("ImageNet", "ViT/B/16", 7.0)}
+    monkeypatch.setattr(ours, "table_row", lambda key: rows[key][1])
+    frame = accuracy_frame(seeds=(0,), models=[(key, family, key, 0, 70.0) for key, (family, _, _) in rows.items()])
+    points = our_points(frame).set_index("model")
+    points["drop"] = [rows[key][2] for key in points.index]
+    # the paper's marker annotations (published.BACKBONE_PARAMS, DATA_SIZE), which the scatter and the bars read
+    assert points.loc["l2b_b16", ["params_m", "data_m"]].tolist() == [86, 2000]
+    assert points.loc["in_b16", ["data", "data_m"]].tolist() == ["ImageNet-1K", 1.28]
+    assert points["high_quality"].tolist() == [False] * 4 + [True] * 2 + [False]
+    assert points["ladder"].tolist() == [True, False, False, True, False, False, False]  # LAION2B: B/16 and L/14
+    points = points.reset_index()
+    assert size_drop_change(high_quality=False)(points) == pytest.approx(20.0 - (12.0 + 16.0) / 2)  # B/16: 400M -> 2B
+    assert size_drop_change(high_quality=True)(points) == pytest.approx(9.0 - 11.0)  # B/16: DataComp 1.4B -> DFN 2B
+    assert quality_gap("drop")(points) == pytest.approx(9.0 - 20.0)  # B/16 at 2B, the one cell both kinds have
+    assert ours.backbone_drop_change(points) == pytest.approx(15.0 - 20.0)  # LAION2B's ladder, B/16 -> L/14
 
 
 def test_precompute_runs_nothing_for_other_artefacts():
