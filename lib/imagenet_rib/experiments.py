@@ -103,6 +103,17 @@ def load_experiments(path: str | Path) -> tuple[dict, dict[str, Experiment]]:
     return base, experiments
 
 
+def experiment_settings(path: str | Path, name: str) -> BenchmarkSettings:
+    """The benchmark of experiment `name` (one without a sweep), validated."""
+    base, experiments = load_experiments(path)
+    if name not in experiments:
+        raise ParamsError(f"{path}: no experiment {name!r}; experiments: {sorted(experiments)}")
+    variants = experiments[name].variants(base, str(path))
+    if len(variants) != 1:
+        raise ParamsError(f"{path}: experiment {name!r} sweeps {experiments[name].swept!r}; one benchmark is needed here")
+    return variants[0][1]
+
+
 def run_experiment(path: str | Path, name: str, results_dir: str | Path) -> pd.DataFrame:
     """Accuracies of every benchmark of experiment `name`, with a column of the swept key's value."""
     base, experiments = load_experiments(path)

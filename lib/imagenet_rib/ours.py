@@ -29,10 +29,16 @@ if TYPE_CHECKING:
 def run_benchmark(benchmark_params: str, results_dir: str) -> tuple[BenchmarkSettings, pd.DataFrame, pd.DataFrame]:
     """Settings, per-dataset accuracies and the RI/mRI table of a tier's benchmark."""
     settings = BenchmarkSettings.load(benchmark_params)
-    context = RunContext(params_file=benchmark_params, device=settings.device)
+    return (settings, *benchmark_tables(settings, benchmark_params, results_dir))
+
+
+def benchmark_tables(settings: BenchmarkSettings, params_file: str, results_dir: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per-dataset accuracies and the RI/mRI table of the benchmark of `settings` (read from `params_file`: a
+    benchmark file, or an experiments file one of whose experiments it is), run or read back."""
+    context = RunContext(params_file=params_file, device=settings.device)
     bench = Benchmark(settings, Path(results_dir), context)
     acc = bench.run_accuracies()
-    return settings, acc, robustness_table(acc, settings.suite, bench.reference, bench.finetune_datasets)
+    return acc, robustness_table(acc, settings.suite, bench.reference, bench.finetune_datasets)
 
 
 def summary(table: pd.DataFrame, value: str) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -41,7 +41,7 @@ from .experiments import load_experiments, run_experiment
 from ..params import tier_of
 from ..plotting import heatmap
 from .ours import FEW_POINTS, FT_SET, Panel, finetune_set_findings, ood_average_before_after, per_seed_finding, summary
-from .pairs import Pair, draw_pair, printed, printed_mean
+from .pairs import PAIRED_EXPERIMENTS, Pair, draw_pair, printed, printed_mean
 from .tables import load_table, model_label
 
 EXPERIMENT_PANELS = {
@@ -144,9 +144,10 @@ def load_run(experiments_params: str, name: str, results_dir: str | Path) -> Exp
 
 
 def experiments_read(artefact: str) -> tuple[str, ...]:
-    """The experiments the notebook of `artefact` reads: its panel's (`EXPERIMENT_PANELS`, then `ALSO_READS`), then
-    those of the artefacts whose findings it reads (`FINDINGS_READ`)."""
+    """The experiments the notebook of `artefact` reads: its panel's (`EXPERIMENT_PANELS`, then `ALSO_READS`) or its
+    pair's (`pairs.PAIRED_EXPERIMENTS`), then those of the artefacts whose findings it reads (`FINDINGS_READ`)."""
     own = (EXPERIMENT_PANELS[artefact], *ALSO_READS.get(artefact, ())) if has_experiment_panel(artefact) else ()
+    own += (PAIRED_EXPERIMENTS[artefact],) if artefact in PAIRED_EXPERIMENTS else ()
     read = (name for other in FINDINGS_READ.get(artefact, ()) for name in experiments_read(other))
     return tuple(dict.fromkeys([*own, *read]))
 

@@ -26,7 +26,8 @@ from .. import results
 from ..params import tier_of
 from .benchmark import CLIP_REGIME, PRETRAINED, REGIME_ANALOGUES, BenchmarkSettings
 from .figures import draw_before_after, figure04_data, figure08_data, short
-from .ours import FT_SET, Panel, judged, ood_average_before_after, run_benchmark
+from .experiments import experiment_settings
+from .ours import FT_SET, Panel, benchmark_tables, judged, ood_average_before_after
 from .tables import load_table, model_label, select
 
 if TYPE_CHECKING:
@@ -170,6 +171,9 @@ class Pair:
     difference: str = ""
 
 
+# the pairs whose "ours" is an experiment of the tier's experiments file, not its benchmark (`paired_experiment`):
+# Table 15 repeats seven methods over three seeds on three models (App. I.3)
+PAIRED_EXPERIMENTS = {"table15": "seeds"}
 REGIME_NOTE = ("columns: our pretraining regimes, not the paper's models (" + ", ".join(
     f"`{regime}` stands for {model}" for regime, model in REGIME_ANALOGUES.items() if regime != CLIP_REGIME) + ")")
 PAIRS: dict[str, Pair] = {
@@ -276,6 +280,17 @@ def paper_and_ours(artefact: str, settings: BenchmarkSettings, acc: pd.DataFrame
 
 def paired_panel(artefact: str, benchmark_params: str, results_dir: str) -> Panel:
     """`(combined frame, paper-and-ours figure, Findings)` of `artefact` from the tier's benchmark."""
-    settings, acc, table = run_benchmark(benchmark_params, results_dir)
-    frame, fig = paper_and_ours(artefact, settings, acc, table, tier_of(benchmark_params))
+    return _paired(artefact, BenchmarkSettings.load(benchmark_params), benchmark_params, results_dir)
+
+
+def paired_experiment(artefact: str, experiments_params: str, results_dir: str) -> Panel:
+    """`paired_panel` of `artefact` from the benchmark of its experiment (`PAIRED_EXPERIMENTS`) in the tier's
+    experiments file: the same rows of the same quantity, over that experiment's models and seeds."""
+    settings = experiment_settings(experiments_params, PAIRED_EXPERIMENTS[artefact])
+    return _paired(artefact, settings, experiments_params, results_dir)
+
+
+def _paired(artefact: str, settings: BenchmarkSettings, params_file: str, results_dir: str) -> Panel:
+    acc, table = benchmark_tables(settings, params_file, results_dir)
+    frame, fig = paper_and_ours(artefact, settings, acc, table, tier_of(params_file))
     return frame, fig, judged(artefact, settings, acc, table)

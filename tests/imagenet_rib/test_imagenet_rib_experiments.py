@@ -16,12 +16,14 @@ import yaml
 from torch import nn
 
 from lib.imagenet_rib.benchmark import PRETRAINED, Benchmark, BenchmarkSettings, accuracies, robustness_table
-from lib.imagenet_rib.experiments import load_experiments, run_experiment, with_value
+from lib.imagenet_rib.experiments import experiment_settings, load_experiments, run_experiment, with_value
+from lib.imagenet_rib.ours_experiments import experiments_read
 from lib.finetune.methods import BestEpoch, MethodSettings, train_method
 from lib.imagenet_rib.runner import BenchmarkRunner
 from lib.imagenet_rib.suite_data import TrainingSplit
 from lib.params import ParamsError
 from lib.paths import REPO_ROOT
+from lib.store import run_key
 from lib.train.config import TrainConfig
 from lib.train.loop import tensor_batches, train
 
@@ -134,6 +136,20 @@ def test_a_sweep_value_restating_a_default_is_the_benchmark_itself(tmp_path):
     assert config(decays[0.0]) == config(main)  # TrainConfig's default: main's FT run, computed once
     assert config(decays[0.0001])["finetune"]["weight_decay"] == 0.0001
     assert with_value({"finetune": {}}, "finetune.weight_decay", 0, "x") == {"finetune": {"weight_decay": 0}}  # an int
+
+
+@pytest.mark.parametrize("tier", ["tiny", "mini"])
+def test_table15s_notebook_reads_the_seeds_experiment_which_below_full_is_main_s_runs(tier, tmp_path):
+    path = f"params/{tier}/imagenet_rib/experiments.yaml"
+    assert experiments_read("table15") == ("seeds",)  # precomputed with the notebooks that read it
+    base, experiments = load_experiments(path)
+    (_, main), = experiments["main"].variants(base, "x")
+    seeds = experiment_settings(path, "seeds")
+    def keys(settings):
+        return {run_key(c) for c, _ in Benchmark(settings, tmp_path).jobs()}
+    assert keys(seeds) <= keys(main)  # no run of its own: the tier's budget
+    with pytest.raises(ParamsError, match="sweeps 'method_settings.wise_alpha'"):
+        experiment_settings(path, "wise_alpha")
 
 
 def test_with_value_sets_a_key_or_a_block_entry_without_changing_its_input():
