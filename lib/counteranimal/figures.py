@@ -435,22 +435,31 @@ def draw_bars(figure: str) -> tuple[plt.Figure, pd.DataFrame]:
 
 def draw_class_drops(models: list[str], title: str) -> tuple[plt.Figure, pd.DataFrame]:
     """Figs. 4 and 15: the printed class-wise drop per class ID, one panel per model (Tables 15–16)."""
-    import matplotlib.pyplot as plt
-
     data = classwise_frame()
     data = data[(data["metric"] == "drop") & data["model"].isin(models)].drop_duplicates(["model", "class_id"])
+    return class_drop_panels(data, models, title), data
+
+
+def class_drop_panels(data: pd.DataFrame, models: list[str], title: str, xlabel: str = "class ID") -> plt.Figure:
+    """One panel per model of `models`: a bar per class ID (`class_id`, `value`; red where negative), titled with the
+    model and its mean; black bars from `low` to `high` where `data` has them (ours: the range over seeds)."""
+    import matplotlib.pyplot as plt
+
     fig, axes = plt.subplots(len(models), 1, figsize=(10, 2.1 * len(models) + 0.4), sharex=True, squeeze=False)
     for ax, model in zip(axes[:, 0], models):
         part = data[data["model"] == model].sort_values("class_id")
         ax.bar(part["class_id"], part["value"], color=["tab:red" if v < 0 else "tab:blue" for v in part["value"]])
+        if {"low", "high"} <= set(part.columns):
+            ax.vlines(part["class_id"], part["low"], part["high"], color="black", lw=1)
         ax.axhline(0, color="black", lw=0.6)
         ax.set_ylabel("drop (points)", fontsize=8)
         ax.set_title(f"{model}: mean {part['value'].mean():.2f}", fontsize=9)
-    axes[-1, 0].set_xlabel("class ID")
-    axes[-1, 0].set_xticks(range(1, 46, 2))
+    ids = sorted(data["class_id"].dropna().unique())
+    axes[-1, 0].set_xlabel(xlabel)
+    axes[-1, 0].set_xticks(ids if len(ids) <= 20 else range(1, int(max(ids)) + 1, 2))
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    return fig, data
+    return fig
 
 
 def draw_group_sizes() -> tuple[plt.Figure, pd.DataFrame]:

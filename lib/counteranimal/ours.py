@@ -37,7 +37,8 @@ from .figures import (METRICS, PANELS as PAPER_BARS, SCATTERS, number_panels, pa
                       scatter_panel, scatter_points)
 from .curation import SELECTION_COLUMNS, rank_backgrounds, select_groups
 from .metrics import GROUPS
-from .published import BACKBONE_PARAMS, DATA_SIZE
+from .miniature import DIGIT_CLASS_NAMES
+from .published import BACKBONE_PARAMS, DATA_SIZE, class_names
 from .study import RUN_COLUMNS, Study, StudySettings, zoo_member
 
 HQ_FAMILIES = ("CLIP-HQ", "CLIP-DC", "CLIP-DFN")  # ours, and the paper's high-quality-data CLIPs
@@ -45,8 +46,9 @@ CURATION_THRESHOLD = 5.0  # Sec. 2: a kept class's accuracy "varies by more than
 CLIP_BACKBONE = "tiny_clip"  # the miniature CLIPs' backbone where data vary (Figs. 6, 8, 9); Fig. 7 varies it
 PANELS = ("figure02", "figure13", "figure14")  # the artefacts with an our-run panel: common vs counter
 # the notebooks reading the study: the scatter panels, the bars of Figs. 6, 8 and 9 (`OUR_BARS`), the ledger
-READS = (*PANELS, "figure05", "figure06", "figure07", "figure08", "figure09", "claims")
+READS = (*PANELS, "figure04", "figure05", "figure06", "figure07", "figure08", "figure09", "figure15", "claims")
 CURATED = ("figure05",)  # the artefacts whose findings read the curated groups (`curation`), not the designed ones
+CLASS_WISE = ("figure15",)  # the artefacts whose findings read the drops per class on the curated groups (`class_drops`)
 STANDIN_NAMES = {"clip": "", "vit": "ViT", "resnet": "ResNet"}  # our stand-ins' names in the figures' keys
 
 
@@ -98,18 +100,46 @@ def curated_groups(backgrounds: pd.DataFrame, curator: str, threshold: float = C
                       for seed, run in chosen.groupby("seed")], ignore_index=True)
 
 
-def curated_accuracies(backgrounds: pd.DataFrame, groups: pd.DataFrame) -> pd.DataFrame:
-    """Every run scored on the curated groups of its seed (`curated_groups`, kept classes only): class-balanced
-    common, counter and drop (the mean of the kept classes' drops), in the `accuracies` schema."""
+def curated_class_drops(backgrounds: pd.DataFrame, groups: pd.DataFrame) -> pd.DataFrame:
+    """Every run's common, counter and drop (%) per class on the curated groups of its seed (`curated_groups`, kept
+    classes only), one row per (run, class)."""
     kept = groups[groups["kept"]].rename(columns={"common_background": "common", "counter_background": "counter"})
     pairs = kept.melt(id_vars=["seed", "class"], value_vars=list(GROUPS), var_name="group", value_name="background")
     scored = backgrounds.merge(pairs, on=["seed", "class", "background"])
     if scored.empty:  # no class kept
-        return pd.DataFrame(columns=[*RUN_COLUMNS, "metric", "value", "averaging"])
+        return pd.DataFrame(columns=[*RUN_COLUMNS, "class", *METRICS])
     wide = scored.pivot_table(index=[*RUN_COLUMNS, "class"], columns="group", values="accuracy", sort=False)
-    means = wide.assign(drop=wide["common"] - wide["counter"]).groupby(RUN_COLUMNS, sort=False).mean()
+    per_class = wide.assign(drop=wide["common"] - wide["counter"]).reset_index().rename_axis(columns=None)
+    return per_class[[*RUN_COLUMNS, "class", *METRICS]]
+
+
+def curated_accuracies(backgrounds: pd.DataFrame, groups: pd.DataFrame) -> pd.DataFrame:
+    """Every run scored on the curated groups of its seed (`curated_groups`, kept classes only): class-balanced
+    common, counter and drop (the mean of the kept classes' drops), in the `accuracies` schema."""
+    per_class = curated_class_drops(backgrounds, groups)
+    if per_class.empty:
+        return pd.DataFrame(columns=[*RUN_COLUMNS, "metric", "value", "averaging"])
+    means = per_class.groupby(RUN_COLUMNS, sort=False)[METRICS].mean()
     return (means.reset_index().melt(id_vars=RUN_COLUMNS, value_vars=METRICS, var_name="metric", value_name="value")
             .assign(averaging="balanced"))
+
+
+def class_drops(study_params: str, results_dir: str) -> tuple[StudySettings, pd.DataFrame]:
+    """Figs. 4 and 15's analogue: every run's common, counter and drop per class on the curator's groups (the
+    miniature: `curated_class_drops` on its choice from the pool; a registry study: the real groups, which the
+    paper's curator chose), with `curator`, `class_id` (the digit; a registry class's row of Table 2, matched by
+    name), each model's `label` (`our_labels`) and the settings file's `tier`."""
+    settings, study = open_study(study_params, results_dir)
+    if settings.source == "registry":
+        frame = study.class_drops()
+        ids = {label.lower(): i for i, label in zip(class_names()["class_id"], class_names()["object_label"])}
+        frame = frame.assign(class_id=frame["class"].str.lower().map(ids), curator=frame["model"] == settings.curator)
+    else:
+        backgrounds = study.background_accuracies()
+        curator = zoo_member(settings.curator, settings.spec()).name
+        frame = curated_class_drops(backgrounds, curated_groups(backgrounds, curator))
+        frame = frame.assign(class_id=frame["class"].map(DIGIT_CLASS_NAMES.index), curator=frame["model"] == curator)
+    return settings, frame.assign(label=our_labels(frame), tier=tier_of(study_params))
 
 
 def own_drops(backgrounds: pd.DataFrame) -> pd.DataFrame:
@@ -344,6 +374,37 @@ def our_bars(artefact: str, settings: StudySettings, frame: pd.DataFrame) -> tup
     return fig, data.rename(columns={"label": "model"}).assign(source="ours")
 
 
+# -- Figs. 4 and 15 as class-wise bars: the curator's drops, and the other CLIPs' on its groups --------------
+PAPER_CLASS_DROPS = {  # the paper's panels (Tables 15-16), the models a registry study draws where it ran them
+    "figure04": ["CLIP-LAION400M-ViT/B/32"],
+    "figure15": ["CLIP-LAION400M-ViT/B/16", "CLIP-LAION400M-ViT/B/32", "CLIP-LAION400M-ViT/L/14",
+                 "CLIP-LAION2B-ViT/B/32", "CLIP-OpenAI-ViT/B/32"]}
+
+
+def our_class_drops(artefact: str, settings: StudySettings, frame: pd.DataFrame) -> tuple[Figure, pd.DataFrame]:
+    """Our `class_drops` drawn as Fig. 4 (the curator) or Fig. 15 (the CLIPs, the curator first, then in the study's
+    order) by the paper's function (`figures.class_drop_panels`): each class's mean drop over seeds, black bars the
+    range over seeds; a registry study draws the paper's models it ran (`PAPER_CLASS_DROPS`). `(figure, data)`, the
+    data with `source` ours."""
+    from .figures import class_drop_panels
+
+    if settings.source == "registry":
+        chosen = frame[frame["label"].isin(PAPER_CLASS_DROPS[artefact])]
+    else:
+        chosen = frame[frame["curator"] | ((artefact == "figure15") & frame["family"].str.startswith("CLIP"))]
+    chosen = chosen.sort_values("curator", ascending=False, kind="stable")  # then the study's order of its models
+    data = (chosen.groupby(["label", "class_id"], sort=False)["drop"].agg(value="mean", low="min", high="max")
+            .reset_index().rename(columns={"label": "model"}))
+    models = list(dict.fromkeys(data["model"]))
+    if not models:
+        raise ValueError(f"{artefact}: no model of this study is among those it draws; add them to the study's `models`")
+    seeds = frame["seed"].nunique()
+    xlabel = "class ID (the digit)" if settings.source == "miniature" else "class ID (Table 2)"
+    fig = class_drop_panels(data, models, f"ours ({frame['tier'].iloc[0]}): drop on the curator's groups, "
+                            f"{candidate_setup(settings)}, mean of {seeds} seed(s)", xlabel)
+    return fig, data.assign(source="ours")
+
+
 def size_drop_change(high_quality: bool) -> Callable[[pd.DataFrame], float]:
     """For the CLIPs on high-quality data or on the others (of the data comparisons, `base`): per backbone, the
     drop at the largest pre-training size minus at the smallest (each size's mean), mean over the backbones
@@ -444,8 +505,29 @@ BAR_CLAIMS: dict[str, tuple[tuple[str, Callable[[pd.DataFrame], float], str, str
 }
 
 
+def positive_class_share(frame: pd.DataFrame) -> float:
+    """Over the CLIPs other than the curator, the mean share of classes whose drop on the curator's groups is positive,
+    minus one half (one seed's `class_drops`); NaN without such a CLIP."""
+    others = frame[_clips(frame) & ~frame["curator"]]
+    if others.empty:
+        return float("nan")
+    return float(others.groupby("model")["drop"].apply(lambda drops: (drops > 0).mean()).mean() - 0.5)
+
+
+def class_findings(frame: pd.DataFrame) -> Findings:
+    """Fig. 15's claim judged on our `class_drops`: the other CLIPs' share of positive class drops above one half, by
+    its interval over seeds (a bootstrap over the rows for one seed)."""
+    return judged_over_seeds(frame, ((
+        "mean share of classes with a positive drop on the curator's groups, CLIPs other than the curator, − 1/2",
+        positive_class_share, "the trend of decline is preserved class-wise in the other CLIPs (App. E, Fig. 15)", ">",
+        "more than half of the 45 class drops are positive for each of Tables 15-16's five CLIPs", "classwise-trends"),))
+
+
 def study_points(artefact: str, study_params: str, results_dir: str) -> pd.DataFrame:
-    """Our points the findings of `artefact` read: on the curated groups (`CURATED`, `curation`) or the designed ones."""
+    """Our points the findings of `artefact` read: each run's drop per class on the curated groups (`CLASS_WISE`,
+    `class_drops`), or its accuracies (`our_points`) on the curated groups (`CURATED`, `curation`) or the designed ones."""
+    if artefact in CLASS_WISE:
+        return class_drops(study_params, results_dir)[1]
     frame = curation(study_params, results_dir)[1] if artefact in CURATED else run_study(study_params, results_dir)[1]
     return our_points(frame)
 
@@ -457,7 +539,7 @@ def bar_findings(artefact: str, points: pd.DataFrame) -> Findings:
 
 # the findings each notebook prints on our points (`our_points`); the ledger judges claims by them
 STUDY_FINDINGS: dict[str, Callable[[pd.DataFrame], Findings]] = {
-    "figure02": findings, **{a: partial(bar_findings, a) for a in BAR_CLAIMS}}
+    "figure02": findings, **{a: partial(bar_findings, a) for a in BAR_CLAIMS}, "figure15": class_findings}
 
 
 def verdict_text(points: pd.DataFrame, found: Findings) -> str:

@@ -235,6 +235,10 @@ class Study(StoredRuns):
         """`background_accuracies` of every run, kept as the store's summary of these runs."""
         return self.summary(background_accuracies)
 
+    def class_drops(self) -> pd.DataFrame:
+        """`class_drops` of every run, kept as the store's summary of these runs."""
+        return self.summary(class_drops)
+
     def model_sizes(self) -> pd.DataFrame:
         """`model_size` of every run, kept as the store's summary of these runs (reading it back
         builds no model, so needs no torch)."""
@@ -332,6 +336,14 @@ def background_accuracies(runs: pd.DataFrame) -> pd.DataFrame:
             .assign(**dict(zip(RUN_COLUMNS, key)))
             for key, run in runs.groupby(RUN_COLUMNS, sort=False, dropna=False)]
     return pd.concat(rows, ignore_index=True)[[*RUN_COLUMNS, "class", "background", "items", "accuracy"]]
+
+
+def class_drops(runs: pd.DataFrame) -> pd.DataFrame:
+    """Each run's common, counter and drop (%) per class on its common and counter groups (`metrics.classwise_drops`),
+    labelled by the run's columns (`RUN_COLUMNS`): Figs. 4 and 15 of a registry study, whose groups are the real ones."""
+    rows = [metrics.classwise_drops(run)[["class", "common", "counter", "drop"]].assign(**dict(zip(RUN_COLUMNS, key)))
+            for key, run in runs.groupby(RUN_COLUMNS, sort=False, dropna=False)]
+    return pd.concat(rows, ignore_index=True)[[*RUN_COLUMNS, "class", "common", "counter", "drop"]]
 
 
 @functools.cache

@@ -19,10 +19,11 @@
 #
 # Our run: the column "on our run" judges the claims on Tables 7 and 8 on our ColoredCOCO-style and MultiColored
 # digits studies (section 5), each seed a replicate. The miniature CounterAnimal's models are not the paper's, so
-# the claims on its tables are `not_checkable` on ours, except the five that the findings of our run's panels
-# (Figures 2 and 13: drops, drop gap, effective robustness) and of section 4's simulation of the theorem bear on:
-# those take the findings' overall verdict, each finding judged by its own interval (`ours: {findings: ...}` in the
-# claims file).
+# the claims on its tables are `not_checkable` on ours, except those that the findings of our miniature study's
+# panels bear on (Figures 2 and 13: drops, drop gap, effective robustness; Fig. 5: the curated groups; Figs. 6-8:
+# data size, backbone ladder, high-quality data; Fig. 15: class-wise drops) and that of section 4's simulation of
+# the theorem: those take the findings' overall verdict, each finding judged by its own interval (`ours: {findings:
+# ...}` in the claims file). Section 5's table lists them with the rest.
 
 # %% tags=["parameters"]
 output_dir: str = "figures/counteranimal"
@@ -202,7 +203,8 @@ Markdown(theorem_verdict(simulation, settings, tier_of(simulation_params)))
 # when so many seeds reach it that a fair coin would rarely do as well (a one-sided sign test at 5 %: every seed of
 # at least five; `not_distinguishable` otherwise). The claims' readings are the
 # paper's ("similar": within 3 points in every cell pair; "non-trivial": more than 5 points), applied to our means
-# over seeds; the notebooks of Tables 7 and 8 judge the paired differences by their intervals instead.
+# over seeds; the notebooks of Tables 7 and 8 judge the paired differences by their intervals instead. The claims
+# judged by findings (section 1) take those findings' verdicts here.
 
 # %%
 ours = frame[frame["ours_verdict"] != "not_checkable"]

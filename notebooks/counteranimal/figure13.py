@@ -82,7 +82,8 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # The figure `figure13_ours` draws the paper's 1 vs 1000 panel (left) and ours (right, one point per model and
 # seed) with one function (`lib.counteranimal.figures.scatter_panel`), on the same 0–100 % axes, and names every
 # point as Fig. 13 does, by a number with a key beside each panel (the paper's by its table row, ours by model:
-# CLIP and CLIP-HQ at each pre-training size n, the supervised ViT and ResNet stand-ins; the same number marks
+# CLIP and CLIP-HQ at each pre-training size n, the CLIPs with a smaller and a larger image tower, the supervised
+# ViT and ResNet stand-ins; the same number marks
 # a model's points for every seed). Its CSV holds both (`source` paper / ours). Each finding is computed per seed,
 # with a 95 % t-interval over seeds and the verdict that interval gives.
 #

@@ -16,7 +16,7 @@
 # Our run: the column "on our run" judges the claims on our perturbation study (`study_params`), its
 # datasets named as the paper's they stand in for (the first for ImageNet, the second for Food101): the
 # drops of Tables 2-3 (claims on `drops`) and, by each claim's `ours` judgement, Fig. 7's fine-tuning.
-# Each is judged on every test image and on bootstrap resamples of the images (section 5). Six claims about
+# Each is judged on every test image and on bootstrap resamples of the images (section 5). Seven claims about
 # Figures 3-6, 10-11, 13 and Table 9 are judged instead by the findings those notebooks draw from the same
 # study (`ours: {findings: ...}` in the claims file): their overall verdict, each finding judged by its own
 # bootstrap interval over the images. Claims on the paper's own models (CLIP ViT-L/14, DINO v2) stay
@@ -78,7 +78,7 @@ print(format_ledger(frame))
 # - **Partly supported:** Defocus blurring has the largest Table 2 drop for the linear probe, not for
 #   zero-shot (Glass blurring).
 # - **Not checkable** on the paper's numbers: every claim resting on Figures 3–7 or on the appendix;
-#   Fig. 7's two and six others are judged on our run below; the rest wait for our run of the real models.
+#   Fig. 7's two and seven others are judged on our run below; the rest wait for our run of the real models.
 
 # %% [markdown]
 # ## 5. On our run

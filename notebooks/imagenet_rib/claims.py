@@ -120,14 +120,14 @@ print(format_ledger(ledger))
 # that a fair coin would rarely do as well (a one-sided sign test at 5 %: every seed of at least five): with the
 # two seeds of `mini`, none can, and the evidence gives how many seeds agree.
 #
-# Ten claims of the rest are judged instead by the findings that the notebooks of Tables 3, 8, 10, 11, 18, 19
-# and 30 and Figs. 4 and 12 draw from our benchmark and our appendix experiments (`experiments_params`), the
+# Ten claims of the rest are judged instead by the findings that the notebooks of Tables 3, 8, 10, 11, 18, 19,
+# 21 and 30 and Fig. 12 draw from our benchmark and our appendix experiments (`experiments_params`), the
 # claims file naming them (`ours: {findings: [...]}`): each finding is judged by its own interval (a t-interval
 # over seeds, or for Table 30 a seeded bootstrap over its (fine-tuning set, OOD set) cells), and the claim takes
 # their overall verdict (`partly_supported` where some parts are supported and others not). The claim's reading
 # says what they measure: often one part of the claim, on our pretraining regimes or our tiny CLIP in place of
-# the paper's models (Fig. 4's, for instance, sets our `augmented` regime against `clean`, which differ in
-# augmentation, not in data size). With one seed (`tiny`) a t-interval is undefined, so the claims judged by
+# the paper's models (Table 21's, for instance, reads our ResNet stand-in in the `clean` regime for the paper's
+# ResNets). With one seed (`tiny`) a t-interval is undefined, so the claims judged by
 # t-intervals are `not_checkable` there. The other claims our tables do not reach stay `not_checkable` on ours.
 
 # %%

@@ -68,5 +68,5 @@ display(Markdown(verdict_markdown("table01")))
 # ## Our run
 # Our miniature run has one architecture (a tiny ViT) pretrained under two regimes, not five
 # pretraining datasets, so no table of ours stands beside Table 1. The pretrained accuracies of our
-# two regimes on every domain are printed in the notebook of Table 30 (its finding line), and their
-# mean before fine-tuning is the blue bar of our run in Figure 4.
+# `augmented` regime on every domain are the first row of our panel in the notebook of Table 30
+# (`table30_ours`), and the mean before fine-tuning of both regimes is the blue bar of our run in Figure 4.

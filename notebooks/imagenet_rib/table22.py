@@ -83,7 +83,7 @@ display(Markdown(verdict_markdown("table22")))
 
 # %% [markdown]
 # ## Our run
-# Our miniature run has one tiny ViT pretrained under two regimes; its RI table, for both regimes, is
-# drawn in the notebook of Table 2. Of Table 22's models, `augmented` stands for ViT-B/16 IN-1K + AugReg (the
+# Our miniature run has one tiny ViT pretrained under two regimes; its RI table, for the `augmented`
+# regime, is drawn in the notebook of Table 2 (the mRIs of both regimes in that of Table 3). Of Table 22's models, `augmented` stands for ViT-B/16 IN-1K + AugReg (the
 # notebooks of Tables 2 and 30) and `clean` for the ResNets (the notebook of Table 21); ViT-B/32 and ViT-S have
 # no counterpart.

@@ -75,5 +75,5 @@ display(Markdown(verdict_markdown("table26")))
 
 # %% [markdown]
 # ## Our run
-# Our miniature run has one tiny ViT pretrained under two regimes; its RI table, for both regimes, is
-# drawn in the notebook of Table 2. There is no counterpart of Table 26's pretrained models.
+# Our miniature run has one tiny ViT pretrained under two regimes; its RI table, for the `augmented`
+# regime, is drawn in the notebook of Table 2 (the mRIs of both regimes in that of Table 3). There is no counterpart of Table 26's pretrained models.

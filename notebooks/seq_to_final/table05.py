@@ -82,10 +82,12 @@ print(format_ledger(ledger(claims_for("table05"))))
 # two steps that share a distribution (RCL's steps 1 and 2 differ only by their labels) still differs by a few
 # hundredths, beyond the ledger's "equal to two decimals"; the paper's thousands of images per step shrink that
 # noise. The other orderings are not all shared (at `mini`): RCL's and the red tints' steps do come closer to the
-# final step, but in our conditional rotations the source is the farthest step (about 2.5 against 1.8), and our
+# final step, but in our conditional rotations the source is the farthest step (W_X 2.50 against 2.26 and 1.80
+# at steps 1 and 2), and our
 # sub-population sequence sits at 1.07-1.17, not at 1; both may owe something to our small steps (100-150 images
 # against a 300-image test set), which this notebook does not separate from the shifts themselves. The colour
-# scale is section 1's (0.5-1.8), so cells above 1.8 (CLR, rrr) saturate; read them by their numbers.
+# scale is section 1's (0.5-1.8), so cells above 1.8 (CLR, rrr, RCL's source step) saturate; read them by their
+# numbers.
 
 # %%
 from lib.seq_to_final.shift_runs import our_shift_panel

@@ -75,8 +75,8 @@ print(format_ledger(ledger(claims_for("table06"))))
 # stand-in's drift is ours, monotone in its style by construction (the style of step t moves steadily towards
 # the final step's), so at `tiny` and `mini` its verdicts check that construction through the metric, not the
 # paper's reading of Portraits: the 1930s cannot be an exception there. The metric does not follow the style
-# monotonically: from the 1960s on the ratios sit below 1 (closer to the 2000s than the 2000s' own training
-# images are to their test images) and rise again towards the 1990s, a small-sample effect of W2 between a few
+# monotonically: from the 1950s (W_X) or the 1960s (W_X|Y) on, the ratios sit below 1 (closer to the 2000s than
+# the 2000s' own training images are to their test images), lowest in the 1970s, and rise again towards the 1990s, a small-sample effect of W2 between a few
 # dozen images, not a drift. Only the `full` tier, on Portraits, tests the claims.
 
 # %%

@@ -147,7 +147,7 @@ print(cells_text(our_table(ours, "table08")).to_string())
 display(Markdown(markdown(findings)))
 
 # %% [markdown]
-# Reading them: with 80 final training images (the paper: 4,000) our baseline sits far below the oracle; the best
+# Reading them: with 80 final training images (the paper: 3,200 of its 4,000) our baseline sits far below the oracle; the best
 # history-using method is picked per unit on the test split, which favours that difference. The paper's ConvNets
 # fit with ERM on all steps fall .09 below the baseline; ours sit .09 above it, with an interval (−.04 to +.22)
 # that cannot tell. EWC runs with one small weight at mini (0.01, the settings file's `ewc_grid`), so it is

@@ -145,7 +145,7 @@ display(Markdown(markdown(findings)))
 
 # %% [markdown]
 # Reading them: the paper's ConvNets fit with ERM on all steps fall .045 below the baseline on Conv-1/2. With 80
-# final images (the paper: 4,000 final CIFAR images), all 500 images with milder rotations are worth more against
+# final training images (the paper: 3,200 of its 4,000 final CIFAR images), all 500 images with milder rotations are worth more against
 # our weaker baseline.
 # SFT here is its constant learning rate only (mini runs one of its three schedules; the paper's SFT column is their
 # best), so the claims on SFT itself (JM not above SFT, SFT above EWC) are not checked, and class 3 is taken

@@ -194,7 +194,7 @@ def test_a_registry_studys_comparisons_are_defined_by_the_papers_annotations(mon
 
 def test_precompute_runs_nothing_for_other_artefacts():
     assert ours.precompute({"study_params": "params/tiny/counteranimal/study.yaml", "results_dir": "nowhere"},
-                           ["table03", "figure04"]) == 0
+                           ["table03", "figure03"]) == 0
 
 
 def background_frame(seeds=(0, 1)) -> pd.DataFrame:
@@ -237,3 +237,46 @@ def test_the_curator_chooses_the_groups_and_every_model_is_scored_on_them():
         ours.curated_groups(backgrounds, "CLIP z")
     flat = backgrounds.assign(accuracy=50.0)  # no class varies: nothing kept, nothing scored
     assert ours.curated_accuracies(flat, ours.curated_groups(flat, "CLIP b")).empty
+
+
+def test_class_wise_drops_on_the_curators_groups_are_drawn_by_the_papers_function(monkeypatch):
+    backgrounds = background_frame()
+    per_class = ours.curated_class_drops(backgrounds, ours.curated_groups(backgrounds, "CLIP b"))
+    assert per_class.groupby("model")["drop"].mean().to_dict() == {"CLIP b": 40.0, "CLIP c": 10.0, "CLIP s": 20.0}
+
+    class FakeStudy:  # the study's summaries, read back
+        def background_accuracies(self):
+            return backgrounds
+    settings = replace(StudySettings.load("params/tiny/counteranimal/study.yaml"), curator="CLIP:tiny_clip:200")
+    monkeypatch.setattr(ours, "open_study", lambda *args: (settings, FakeStudy()))
+    monkeypatch.setattr(ours, "zoo_member", lambda *args: type("Member", (), {"name": "CLIP b"}))
+    _, drops = ours.class_drops("params/tiny/counteranimal/study.yaml", "results")
+    assert set(drops["class_id"]) == {0} and drops.loc[drops["curator"], "model"].unique().tolist() == ["CLIP b"]
+    assert ours.positive_class_share(drops[drops["seed"] == 0]) == pytest.approx(1.0 - 0.5)  # both others drop
+    fig, data = ours.our_class_drops("figure15", settings, drops)
+    assert [ax.get_title().split(":")[0] for ax in fig.axes] == ["CLIP n=200 (curator)", "CLIP n=200 (small)", "CLIP n=400"]
+    assert data.set_index("model").loc["CLIP n=200 (small)", ["value", "low", "high"]].tolist() == [20.0, 20.0, 20.0]
+    plt.close(fig)
+    fig, data = ours.our_class_drops("figure04", settings, drops)
+    assert len(fig.axes) == 1 and set(data["model"]) == {"CLIP n=200 (curator)"} and set(data["source"]) == {"ours"}
+    plt.close(fig)
+    found = ours.class_findings(drops)
+    assert [f.claim_id for f in found] == ["classwise-trends"]
+
+
+def test_a_registry_studys_class_drops_are_numbered_by_table_2(monkeypatch):
+    rows = pd.DataFrame({"model": "ca_b32", "family": "CLIP", "architecture": "ca_b32", "images": 0, "correlation": np.nan,
+                         "seed": 0, "class": ["Ostrich, Struthio camelus", "brambling, Fringilla montifringilla"],
+                         "common": [90.0, 80.0], "counter": [70.0, 85.0], "drop": [20.0, -5.0]})
+
+    class FakeStudy:
+        def class_drops(self):
+            return rows
+    settings = replace(StudySettings.load("params/tiny/counteranimal/study.yaml"), source="registry", curator="ca_b32")
+    monkeypatch.setattr(ours, "open_study", lambda *args: (settings, FakeStudy()))
+    monkeypatch.setattr(ours, "table_row", lambda key: "CLIP-LAION400M-ViT/B/32")
+    _, drops = ours.class_drops("params/full/counteranimal/study.yaml", "results")
+    assert drops["class_id"].tolist() == [1, 2] and drops["curator"].all() and set(drops["tier"]) == {"full"}
+    fig, data = ours.our_class_drops("figure04", settings, drops)  # the paper's panel: its curator, which ran
+    assert data["model"].unique().tolist() == ["CLIP-LAION400M-ViT/B/32"] and data["value"].tolist() == [20.0, -5.0]
+    plt.close(fig)
