@@ -68,8 +68,9 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # (`tiny_clip_large`), the text tower unchanged. The figure `figure07_ours` draws common, counter and drop per model
 # with the function that drew section 1 (`lib.counteranimal.figures.bar_panels`), on the same axis, smallest tower
 # first, each bar the mean over seeds and black bars the range over seeds; its CSV holds the means (`source` ours).
-# The finding: the drop with the largest tower minus with the smallest, by its 95 % t-interval over seeds. At `full`
-# the same finding reads the paper's ladders (every pre-training data of the CLIP family with more than one backbone,
+# The findings: the drop with the largest tower minus with the smallest, and the share of the steps up the ladder at
+# which the drop falls minus one half (the paper's count), each by its 95 % t-interval over seeds. At `full` the
+# same findings read the paper's ladders (every pre-training data of the CLIP family with more than one backbone,
 # the backbones ordered by their parameters in the paper's annotation), one seed, so by a bootstrap over models.
 #
 # **What the toy cannot test.** The paper's ladders grow the backbone by orders of magnitude (ViT/B/16 to
@@ -77,13 +78,16 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # thousands of parameters (the bars are ordered by the whole model's size, which the shared text embedding
 # dominates), trained for minutes. As in the paper, a larger tower can also raise common accuracy, so a smaller
 # drop may partly be the accuracy-on-the-line trend of Figure 2's notebook; the bars show whether common accuracy
-# moves. The paper's claim is read as most steps up the ladder lowering the drop; ours has two steps and judges the
-# ends (largest minus smallest), so the middle rung is read from the bars.
+# moves. The paper's claim is read as most steps up the ladder lowering the drop; ours has two steps, so the share
+# of falling steps takes only the values 0, 1/2 and 1 per seed, and the ends (largest minus smallest) are judged
+# beside it.
 #
 # **Reading ours (at `mini`).** The smallest tower drops more than the other two in every seed, with common
 # accuracy about the same, so the fall is in counter accuracy; the middle and the large tower are within 1.5 points
-# in two seeds, while in the third the large one drops 22 points less (means 24 and 17). The seeds disagree on how large the fall is, so with three of them the interval
-# of the difference is wide: the direction is the paper's, the run cannot rule out no difference.
+# in two seeds, while in the third the large one drops 22 points less (means 24 and 17). Counted as the paper
+# counts, the drop falls at both steps in one seed and at one of two in the others (a share of 0.67 on average, not
+# distinguishable from one half with three seeds). The seeds disagree on how large the fall is, so with three of
+# them the interval of the difference is wide: the direction is the paper's, the run cannot rule out no difference.
 
 # %%
 from lib.counteranimal.ours import bar_findings, our_bars, our_points, run_study

@@ -146,7 +146,10 @@ def test_the_backbone_ladder_is_figure07s_and_left_out_of_the_data_comparisons()
     _, data = our_bars("figure06", settings, with_ladder)
     assert "CLIP n=200 (small)" not in set(data["model"])
     found = bar_findings("figure07", our_points(accuracy_frame(seeds=(0, 1, 2), noise=0.5, models=MODELS + LADDER)))
-    assert [f.claim_id for f in found] == ["backbone-scale"] and found.verdict == "supported"
+    assert [f.claim_id for f in found] == ["backbone-scale"] * 2 and found.verdict == "supported"
+    assert ours.falling_step_share(one_seed) == pytest.approx(1.0 - 0.5)  # 16 -> 10 -> 7: falls at both steps
+    one_seed = one_seed.assign(drop=one_seed["drop"].where(one_seed["model"] != "CLIP l", 12.0))  # 16 -> 10 -> 12
+    assert ours.falling_step_share(one_seed) == pytest.approx(0.5 - 0.5)
     with pytest.raises(ValueError, match="no model of this study is in the comparisons"):
         our_bars("figure07", settings, accuracy_frame())
 
