@@ -132,7 +132,8 @@ def class_drops(study_params: str, results_dir: str) -> tuple[StudySettings, pd.
     settings, study = open_study(study_params, results_dir)
     if settings.source == "registry":
         frame = study.class_drops()
-        ids = {label.lower(): i for i, label in zip(class_names()["class_id"], class_names()["object_label"])}
+        table2 = class_names()
+        ids = {label.lower(): i for i, label in zip(table2["class_id"], table2["object_label"])}
         frame = frame.assign(class_id=frame["class"].str.lower().map(ids), curator=frame["model"] == settings.curator)
     else:
         backgrounds = study.background_accuracies()
@@ -375,23 +376,22 @@ def our_bars(artefact: str, settings: StudySettings, frame: pd.DataFrame) -> tup
 
 
 # -- Figs. 4 and 15 as class-wise bars: the curator's drops, and the other CLIPs' on its groups --------------
-PAPER_CLASS_DROPS = {  # the paper's panels (Tables 15-16), the models a registry study draws where it ran them
-    "figure04": ["CLIP-LAION400M-ViT/B/32"],
-    "figure15": ["CLIP-LAION400M-ViT/B/16", "CLIP-LAION400M-ViT/B/32", "CLIP-LAION400M-ViT/L/14",
-                 "CLIP-LAION2B-ViT/B/32", "CLIP-OpenAI-ViT/B/32"]}
+CLASS_DROP_PANELS: dict[str, tuple[list[str], str]] = {  # figure -> (the paper's panels, Tables 15-16: the models a
+    # registry study draws where it ran them; which of the miniature's models, a query on `class_drops`)
+    "figure04": (["CLIP-LAION400M-ViT/B/32"], "curator"),
+    "figure15": (["CLIP-LAION400M-ViT/B/16", "CLIP-LAION400M-ViT/B/32", "CLIP-LAION400M-ViT/L/14",
+                  "CLIP-LAION2B-ViT/B/32", "CLIP-OpenAI-ViT/B/32"], "curator or family in ('CLIP', 'CLIP-HQ')")}
 
 
 def our_class_drops(artefact: str, settings: StudySettings, frame: pd.DataFrame) -> tuple[Figure, pd.DataFrame]:
     """Our `class_drops` drawn as Fig. 4 (the curator) or Fig. 15 (the CLIPs, the curator first, then in the study's
     order) by the paper's function (`figures.class_drop_panels`): each class's mean drop over seeds, black bars the
-    range over seeds; a registry study draws the paper's models it ran (`PAPER_CLASS_DROPS`). `(figure, data)`, the
-    data with `source` ours."""
+    range over seeds; which models: `CLASS_DROP_PANELS` (a registry study: the paper's that it ran). `(figure,
+    data)`, the data with `source` ours."""
     from .figures import class_drop_panels
 
-    if settings.source == "registry":
-        chosen = frame[frame["label"].isin(PAPER_CLASS_DROPS[artefact])]
-    else:
-        chosen = frame[frame["curator"] | ((artefact == "figure15") & frame["family"].str.startswith("CLIP"))]
+    paper_models, query = CLASS_DROP_PANELS[artefact]
+    chosen = frame[frame["label"].isin(paper_models)] if settings.source == "registry" else frame.query(query)
     chosen = chosen.sort_values("curator", ascending=False, kind="stable")  # then the study's order of its models
     data = (chosen.groupby(["label", "class_id"], sort=False)["drop"].agg(value="mean", low="min", high="max")
             .reset_index().rename(columns={"label": "model"}))
@@ -550,7 +550,7 @@ def bar_findings(artefact: str, points: pd.DataFrame) -> Findings:
     return judged_over_seeds(points, BAR_CLAIMS[artefact])
 
 
-# the findings each notebook prints on our points (`our_points`); the ledger judges claims by them
+# the findings each notebook prints on our points (`study_points`); the ledger judges claims by them
 STUDY_FINDINGS: dict[str, Callable[[pd.DataFrame], Findings]] = {
     "figure02": findings, **{a: partial(bar_findings, a) for a in BAR_CLAIMS}, "figure15": class_findings}
 
