@@ -62,9 +62,26 @@ def run_study(study_params: str, results_dir: str) -> tuple[StudySettings, pd.Da
     """Load a tier's study settings, run (or read back) every run; settings and accuracies (with
     the `tier` of the settings file's folder, `params/<tier>/counteranimal/…`)."""
     settings, study = open_study(study_params, results_dir)
+    return settings, _accuracies(study, study_params)
+
+
+def _accuracies(study: Study, study_params: str) -> pd.DataFrame:
+    """`run_study`'s accuracies of an open study, with `tier` and `params_m`."""
     sizes = study.model_sizes().drop_duplicates("model").set_index("model")["params_m"]
     frame = study.run_accuracies()
-    return settings, frame.assign(tier=tier_of(study_params), params_m=frame["model"].map(sizes))
+    return frame.assign(tier=tier_of(study_params), params_m=frame["model"].map(sizes))
+
+
+def _curators_choice(settings: StudySettings, study: Study) -> tuple[pd.DataFrame, str, pd.DataFrame]:
+    """A miniature study's per-(class, background) accuracies, its curator's run name and the curator's choice
+    (`curated_groups`); raises if the curator kept no class at any seed."""
+    backgrounds = study.background_accuracies()
+    curator = zoo_member(settings.curator, settings.spec()).name
+    groups = curated_groups(backgrounds, curator)
+    if not groups["kept"].any():
+        raise ValueError(f"the curator {settings.curator!r} kept no class at any seed: its accuracy varies by at most "
+                         f"{CURATION_THRESHOLD:g} points across backgrounds for every class (train it longer: clip_pretrain)")
+    return backgrounds, curator, groups
 
 
 def curation(study_params: str, results_dir: str) -> tuple[StudySettings, pd.DataFrame, pd.DataFrame]:
@@ -73,16 +90,12 @@ def curation(study_params: str, results_dir: str) -> tuple[StudySettings, pd.Dat
     `run_study` gives them, and each model's `own_drop`: its drop on the groups it would choose itself, the
     measure of the selection effect) and the curator's choice per seed (`curated_groups`). A registry study has no pool:
     its accuracies on the real groups, which the paper's curator chose, and no choice to show."""
-    settings, frame = run_study(study_params, results_dir)
+    settings, study = open_study(study_params, results_dir)
+    frame = _accuracies(study, study_params)
     if settings.source == "registry":  # the real CounterAnimal's groups are the curator's choice already (Sec. 2)
         no_choice = pd.DataFrame(columns=["class", *SELECTION_COLUMNS, "seed"])
         return settings, frame.assign(curator=frame["model"] == settings.curator), no_choice
-    backgrounds = open_study(study_params, results_dir)[1].background_accuracies()
-    curator = zoo_member(settings.curator, settings.spec()).name
-    groups = curated_groups(backgrounds, curator)
-    if not groups["kept"].any():
-        raise ValueError(f"the curator {settings.curator!r} kept no class at any seed: its accuracy varies by at most "
-                         f"{CURATION_THRESHOLD:g} points across backgrounds for every class (train it longer: clip_pretrain)")
+    backgrounds, curator, groups = _curators_choice(settings, study)
     curated = pd.concat([curated_accuracies(backgrounds, groups), own_drops(backgrounds)], ignore_index=True)
     curated = curated.merge(frame[["model", "params_m", "tier"]].drop_duplicates("model"), on="model")
     return settings, curated.assign(curator=curated["model"] == curator), groups
@@ -136,9 +149,8 @@ def class_drops(study_params: str, results_dir: str) -> tuple[StudySettings, pd.
         ids = {label.lower(): i for i, label in zip(table2["class_id"], table2["object_label"])}
         frame = frame.assign(class_id=frame["class"].str.lower().map(ids), curator=frame["model"] == settings.curator)
     else:
-        backgrounds = study.background_accuracies()
-        curator = zoo_member(settings.curator, settings.spec()).name
-        frame = curated_class_drops(backgrounds, curated_groups(backgrounds, curator))
+        backgrounds, curator, groups = _curators_choice(settings, study)
+        frame = curated_class_drops(backgrounds, groups)
         frame = frame.assign(class_id=frame["class"].map(DIGIT_CLASS_NAMES.index), curator=frame["model"] == curator)
     return settings, frame.assign(label=our_labels(frame), tier=tier_of(study_params))
 

@@ -318,32 +318,32 @@ class Study(StoredRuns):
                             seed=0)
 
 
+def _per_run(runs: pd.DataFrame, compute: Callable[[pd.DataFrame], pd.DataFrame], columns: list[str]) -> pd.DataFrame:
+    """`compute(run)` of each run in `runs`, labelled by the run's columns (`RUN_COLUMNS`), then `columns`."""
+    rows = [compute(run).assign(**dict(zip(RUN_COLUMNS, key)))
+            for key, run in runs.groupby(RUN_COLUMNS, sort=False, dropna=False)]
+    return pd.concat(rows, ignore_index=True)[[*RUN_COLUMNS, *columns]]
+
+
 def accuracies(runs: pd.DataFrame) -> pd.DataFrame:
     """The paper's metrics of each run on its common and counter groups (balanced and micro common, counter,
     drop, in %), one row each, labelled by the run's columns (`RUN_COLUMNS`)."""
-    rows = []
-    grouped = runs[runs["group"].isin(metrics.GROUPS)]
-    for key, run in grouped.groupby(RUN_COLUMNS, sort=False, dropna=False):
-        rows.append(metrics.summary(run).assign(**dict(zip(RUN_COLUMNS, key))))
-    return pd.concat(rows, ignore_index=True)[RUN_COLUMNS + ["averaging", "metric", "value"]]
+    return _per_run(runs[runs["group"].isin(metrics.GROUPS)], metrics.summary, ["averaging", "metric", "value"])
 
 
 def background_accuracies(runs: pd.DataFrame) -> pd.DataFrame:
     """Each run's accuracy (%) per (class, background) and its number of `items`, every background it was evaluated
     on (the miniature's pool: all ten), labelled by the run's columns (`RUN_COLUMNS`): what a curation reads
     (`ours.curation`)."""
-    rows = [metrics.accuracy_by(run, ["class", "background"]).rename(columns={"images": "items"})
-            .assign(**dict(zip(RUN_COLUMNS, key)))
-            for key, run in runs.groupby(RUN_COLUMNS, sort=False, dropna=False)]
-    return pd.concat(rows, ignore_index=True)[[*RUN_COLUMNS, "class", "background", "items", "accuracy"]]
+    def per_background(run: pd.DataFrame) -> pd.DataFrame:
+        return metrics.accuracy_by(run, ["class", "background"]).rename(columns={"images": "items"})
+    return _per_run(runs, per_background, ["class", "background", "items", "accuracy"])
 
 
 def class_drops(runs: pd.DataFrame) -> pd.DataFrame:
     """Each run's common, counter and drop (%) per class on its common and counter groups (`metrics.classwise_drops`),
     labelled by the run's columns (`RUN_COLUMNS`): Figs. 4 and 15 of a registry study, whose groups are the real ones."""
-    rows = [metrics.classwise_drops(run)[["class", "common", "counter", "drop"]].assign(**dict(zip(RUN_COLUMNS, key)))
-            for key, run in runs.groupby(RUN_COLUMNS, sort=False, dropna=False)]
-    return pd.concat(rows, ignore_index=True)[[*RUN_COLUMNS, "class", "common", "counter", "drop"]]
+    return _per_run(runs, metrics.classwise_drops, ["class", "common", "counter", "drop"])
 
 
 @functools.cache

@@ -103,23 +103,26 @@ def load_experiments(path: str | Path) -> tuple[dict, dict[str, Experiment]]:
     return base, experiments
 
 
-def experiment_settings(path: str | Path, name: str) -> BenchmarkSettings:
-    """The benchmark of experiment `name` (one without a sweep), validated."""
+def named_experiment(path: str | Path, name: str) -> tuple[dict, Experiment]:
+    """The base benchmark values and experiment `name` of an experiments file (an unknown name lists the others)."""
     base, experiments = load_experiments(path)
     if name not in experiments:
         raise ParamsError(f"{path}: no experiment {name!r}; experiments: {sorted(experiments)}")
-    variants = experiments[name].variants(base, str(path))
+    return base, experiments[name]
+
+
+def experiment_settings(path: str | Path, name: str) -> BenchmarkSettings:
+    """The benchmark of experiment `name` (one without a sweep), validated."""
+    base, experiment = named_experiment(path, name)
+    variants = experiment.variants(base, str(path))
     if len(variants) != 1:
-        raise ParamsError(f"{path}: experiment {name!r} sweeps {experiments[name].swept!r}; one benchmark is needed here")
+        raise ParamsError(f"{path}: experiment {name!r} sweeps {experiment.swept!r}; one benchmark is needed here")
     return variants[0][1]
 
 
 def run_experiment(path: str | Path, name: str, results_dir: str | Path) -> pd.DataFrame:
     """Accuracies of every benchmark of experiment `name`, with a column of the swept key's value."""
-    base, experiments = load_experiments(path)
-    if name not in experiments:
-        raise ParamsError(f"{path}: no experiment {name!r}; experiments: {sorted(experiments)}")
-    experiment = experiments[name]
+    base, experiment = named_experiment(path, name)
     frames = []
     for value, settings in experiment.variants(base, str(path)):
         context = RunContext(params_file=str(path), device=settings.device)

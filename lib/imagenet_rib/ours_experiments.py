@@ -37,7 +37,7 @@ from ..metrics.robustness import effective_robustness_improvement
 from ..store import RunContext
 from .benchmark import CLIP_REGIME, PRETRAINED, REGIME_ANALOGUES, Benchmark, per_value, robustness_table
 from .claims import OUR_FINDINGS
-from .experiments import load_experiments, run_experiment
+from .experiments import load_experiments, named_experiment, run_experiment
 from ..params import tier_of
 from ..plotting import heatmap
 from .ours import FEW_POINTS, FT_SET, Panel, finetune_set_findings, ood_average_before_after, per_seed_finding, summary
@@ -135,8 +135,7 @@ def experiments_source(experiments_params: str) -> str:
 def load_run(experiments_params: str, name: str, results_dir: str | Path) -> ExperimentRun:
     """Run (or read back) experiment `name` of an experiments file."""
     acc = run_experiment(experiments_params, name, results_dir)
-    base, experiments = load_experiments(experiments_params)
-    experiment = experiments[name]
+    base, experiment = named_experiment(experiments_params, name)
     settings = experiment.variants(base, experiments_params)[0][1]
     bench = Benchmark(settings, results_dir)
     return ExperimentRun(acc, list(settings.suite), bench.reference, bench.finetune_datasets, experiment.swept,

@@ -165,7 +165,8 @@ def test_a_registry_study_draws_the_papers_own_panels(monkeypatch):
     assert [list(part["model"]) for _, part in data.groupby("panel", sort=False)] == [
         ["CLIP-LAION2B-ViT/B/16", "CLIP-LAION2B-ViT/L/14"], ["CLIP-OpenAI-RN50"]]  # the paper's order, rows we ran
     plt.close(fig)
-    monkeypatch.setattr(ours, "run_study", lambda *args: (replace(settings, curator="ca_b16"), frame))
+    monkeypatch.setattr(ours, "open_study", lambda *args: (replace(settings, curator="ca_b16"), None))
+    monkeypatch.setattr(ours, "_accuracies", lambda *args: frame)
     _, curated, groups = ours.curation("study.yaml", "results")  # the real groups are the curator's choice already
     assert curated.loc[curated["curator"], "model"].unique().tolist() == ["ca_b16"]
     assert groups.empty and {"class", "common_background", "counter_background", "kept", "seed"} <= set(groups.columns)
