@@ -39,6 +39,9 @@ def test_linear_probing_steadier_than_ft_and_visual_prompt_not():
     lp, vp = mri_findings(mri_table([1.0, 1.1]))[1:]
     assert lp.estimate == pytest.approx(3.0) and lp.verdict == "supported"  # constant over seeds: a point interval
     assert vp.estimate == pytest.approx(-1.0) and vp.verdict == "contradicted"
+    table15 = judged("table15", None, None, mri_table([1.0, 1.1]))  # Table 15 prints no Visual Prompt
+    assert [f.quantity.split(": ", 1)[1] for f in table15] == [
+        "mRI of MS:PRE-FT-EWC-LwF − second-highest mRI of the other methods", "|mRI of FT| − |mRI of Linear Probing|"]
 
 
 def test_a_missing_method_makes_the_claim_not_checkable_and_says_so():
