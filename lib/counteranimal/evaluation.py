@@ -44,6 +44,7 @@ from ..finetune.zeroshot import Tokenizer, ZeroShotClassifier, tokenize_prompts
 from ..models.clip import imagenet_class_names, tokenizer_for
 from ..models.registry import load_pretrained, spec
 from ..train.loop import device_of
+from .published import TABLE02_READINGS, class_names
 
 PAPER_TEMPLATE = "A photo of {}."
 CANDIDATES = 20
@@ -56,6 +57,20 @@ def imagenet_synset_names() -> list[str]:
 
     info = ImageNetInfo("imagenet-1k")
     return [info.index_to_description(i) for i in range(info.num_classes())]
+
+
+def table02_imagenet_indices() -> dict[int, int]:
+    """Table 2's class id -> the ImageNet-1K index of its class (what a CounterAnimal folder is named by): the
+    printed label matched to a synset string, case aside, or by `published.TABLE02_READINGS` where it is none."""
+    index = {name.lower(): i for i, name in enumerate(imagenet_synset_names())}
+    table2 = class_names()
+    labels = pd.Series([TABLE02_READINGS.get(i, label) for i, label in zip(table2["class_id"], table2["object_label"])],
+                       index=table2.index).str.lower()
+    unmatched = table2.loc[~labels.isin(index), "object_label"].tolist()
+    if unmatched:
+        raise ValueError(f"Table 2 labels {unmatched} are no ImageNet-1K synset string; add their reading to "
+                         "lib/counteranimal/published.py TABLE02_READINGS")
+    return dict(zip(table2["class_id"], labels.map(index)))
 
 
 LABEL_SETS: dict[str, Callable[[], list[str]]] = {

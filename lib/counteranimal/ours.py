@@ -38,12 +38,13 @@ from .figures import (METRICS, PANELS as PAPER_BARS, SCATTERS, number_panels, pa
 from .curation import SELECTION_COLUMNS, rank_backgrounds, select_groups
 from .metrics import GROUPS
 from .miniature import DIGIT_CLASS_NAMES
-from .published import BACKBONE_PARAMS, DATA_SIZE, class_names
+from .published import BACKBONE_PARAMS, DATA_SIZE
 from .study import RUN_COLUMNS, Study, StudySettings, zoo_member
 
 HQ_FAMILIES = ("CLIP-HQ", "CLIP-DC", "CLIP-DFN")  # ours, and the paper's high-quality-data CLIPs
 CURATION_THRESHOLD = 5.0  # Sec. 2: a kept class's accuracy "varies by more than 5%" across backgrounds (points)
 CLIP_BACKBONE = "tiny_clip"  # the miniature CLIPs' backbone where data vary (Figs. 6, 8, 9); Fig. 7 varies it
+FIGURE07_MODELS = {model for models in PAPER_BARS["figure07"].values() for model in models}
 PANELS = ("figure02", "figure13", "figure14")  # the artefacts with an our-run panel: common vs counter
 # the notebooks reading the study: the scatter panels, the bars of Figs. 6, 8 and 9 (`OUR_BARS`), the ledger
 READS = (*PANELS, "figure04", "figure05", "figure06", "figure07", "figure08", "figure09", "figure15", "claims")
@@ -141,13 +142,14 @@ def class_drops(study_params: str, results_dir: str) -> tuple[StudySettings, pd.
     """Figs. 4 and 15's analogue: every run's common, counter and drop per class on the curator's groups (the
     miniature: `curated_class_drops` on its choice from the pool; a registry study: the real groups, which the
     paper's curator chose), with `curator`, `class_id` (the digit; a registry class's row of Table 2, matched by
-    name), each model's `label` (`our_labels`) and the settings file's `tier`."""
+    its ImageNet index, `evaluation.table02_imagenet_indices`), each model's `label` (`our_labels`) and the settings file's `tier`."""
     settings, study = open_study(study_params, results_dir)
     if settings.source == "registry":
+        from .evaluation import table02_imagenet_indices
+
         frame = study.class_drops()
-        table2 = class_names()
-        ids = {label.lower(): i for i, label in zip(table2["class_id"], table2["object_label"])}
-        frame = frame.assign(class_id=frame["class"].str.lower().map(ids), curator=frame["model"] == settings.curator)
+        ids = {index: class_id for class_id, index in table02_imagenet_indices().items()}
+        frame = frame.assign(class_id=frame["target"].map(ids), curator=frame["model"] == settings.curator)
     else:
         backgrounds, curator, groups = _curators_choice(settings, study)
         frame = curated_class_drops(backgrounds, groups)
@@ -184,7 +186,10 @@ def our_points(frame: pd.DataFrame, averaging: str = "balanced") -> pd.DataFrame
     marker columns of the paper's points (`params_m`: a stand-in's size as `run_study` gives it, a registry
     model's the paper's annotation of its backbone, `published.BACKBONE_PARAMS`; `data_m`: the pre-training
     images in millions, a registry model's `published.DATA_SIZE` of its data), `high_quality` (a family of
-    `HQ_FAMILIES`), `ladder` (a CLIP whose pre-training data come with more than one backbone: Fig. 7) and
+    `HQ_FAMILIES`), `kind` (the backbone name's leading letters: RN, ViT, tiny), `ladder` (Fig. 7: a CLIP whose
+    pre-training data come with more than one backbone of its kind, so that OpenAI's ResNets and ViTs are two
+    ladders as in the paper's count; a registry CLIP only if Fig. 7 draws it, `FIGURE07_MODELS`, which leaves
+    ViT/B/32 out as Sec. 5.2 does) and
     `base` (not a miniature CLIP on another backbone than `CLIP_BACKBONE`: the models of the data comparisons
     of Figs. 6, 8 and 9; every registry model)."""
     labels = [*RUN_COLUMNS, *(["curator"] if "curator" in frame else [])]
@@ -192,14 +197,17 @@ def our_points(frame: pd.DataFrame, averaging: str = "balanced") -> pd.DataFrame
             .pivot_table(index=labels, columns="metric", values="value", sort=False, dropna=False).reset_index())
     wide = wide.dropna(subset=["common", "counter"])
     setup = wide.apply(_setup, axis=1, result_type="expand")
-    wide = wide.assign(data=setup[0], backbone=setup[1])
+    wide = wide.assign(data=setup[0], backbone=setup[1], kind=setup[1].str.extract(r"^([A-Za-z]+)", expand=False))
     miniature = wide["images"] > 0
     sizes = wide["model"].map(frame.drop_duplicates("model").set_index("model")["params_m"])
     wide["params_m"] = sizes.where(miniature, wide["backbone"].map(BACKBONE_PARAMS))
     wide["data_m"] = (wide["images"] / 1e6).where(miniature, wide["data"].map(DATA_SIZE))
     wide["high_quality"] = wide["family"].isin(HQ_FAMILIES)
     clips = _clips(wide)
-    wide["ladder"] = clips & (wide.groupby("data")["backbone"].transform("nunique") > 1)
+    drawn = wide["model"].where(~miniature).map(table_row, na_action="ignore").isin(FIGURE07_MODELS)
+    rungs = wide[clips & (miniature | drawn)]
+    wide["ladder"] = (rungs.groupby(["data", "kind"])["backbone"].transform("nunique") > 1).reindex(wide.index,
+                                                                                                   fill_value=False)
     wide["base"] = ~(miniature & clips) | (wide["architecture"] == CLIP_BACKBONE)
     return wide
 
@@ -442,10 +450,10 @@ def quality_gap(metric: str) -> Callable[[pd.DataFrame], float]:
 
 
 def _ladders(points: pd.DataFrame) -> list[np.ndarray]:
-    """The drops up each CLIP ladder (`ladder`: a pre-training data with more than one backbone), smallest backbone
-    first (`params_m`, ties by backbone name), one seed's points."""
+    """The drops up each CLIP ladder (`ladder`: a pre-training data and backbone kind with more than one backbone),
+    smallest backbone first (`params_m`, ties by backbone name), one seed's points."""
     ladder = points[(points["family"] == "CLIP") & points["ladder"]].sort_values(["params_m", "backbone"])
-    return [run["drop"].to_numpy() for _, run in ladder.groupby("data")]
+    return [run["drop"].to_numpy() for _, run in ladder.groupby(["data", "kind"])]
 
 
 def backbone_drop_change(points: pd.DataFrame) -> float:

@@ -160,6 +160,16 @@ def class_names() -> pd.DataFrame:
     return out.sort_values("class_id", ignore_index=True)
 
 
+# Table 2's labels that are no ImageNet-1K synset string as printed (README: missing commas, misspellings, a
+# shortened string), by class id: the synset string each reads as (our reading; `evaluation.table02_imagenet_indices`)
+TABLE02_READINGS = {
+    9: "common iguana, iguana, Iguana iguana", 14: "king snake, kingsnake", 15: "garter snake, grass snake",
+    24: "sulphur-crested cockatoo, Kakatoe galerita, Cacatua galerita", 27: "black stork, Ciconia nigra",
+    35: "Arctic fox, white fox, Alopex lagopus",
+    43: "bighorn, bighorn sheep, cimarron, Rocky Mountain bighorn, Rocky Mountain sheep, Ovis canadensis",
+}
+
+
 # Table 6's checkpoints as OpenCLIP (model, pretrained tag): our reading (notes §4.2); where the printed tag is
 # no OpenCLIP tag, the nearest one is given and `exists` is False.
 OPENCLIP_CHECKPOINTS = {

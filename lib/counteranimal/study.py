@@ -341,9 +341,10 @@ def background_accuracies(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def class_drops(runs: pd.DataFrame) -> pd.DataFrame:
-    """Each run's common, counter and drop (%) per class on its common and counter groups (`metrics.classwise_drops`),
-    labelled by the run's columns (`RUN_COLUMNS`): Figs. 4 and 15 of a registry study, whose groups are the real ones."""
-    return _per_run(runs, metrics.classwise_drops, ["class", "common", "counter", "drop"])
+    """Each run's common, counter and drop (%) per class (`target`: a registry study's ImageNet-1K index, which the
+    folder names) on its common and counter groups (`metrics.classwise_drops`), labelled by the run's columns
+    (`RUN_COLUMNS`): Figs. 4 and 15 of a registry study, whose groups are the real ones."""
+    return _per_run(runs, functools.partial(metrics.classwise_drops, by="target"), ["target", "common", "counter", "drop"])
 
 
 @functools.cache

@@ -70,8 +70,9 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # first, each bar the mean over seeds and black bars the range over seeds; its CSV holds the means (`source` ours).
 # The findings: the drop with the largest tower minus with the smallest, and the share of the steps up the ladder at
 # which the drop falls minus one half (the paper's count), each by its 95 % t-interval over seeds. At `full` the
-# same findings read the paper's ladders (every pre-training data of the CLIP family with more than one backbone,
-# the backbones ordered by their parameters in the paper's annotation), one seed, so by a bootstrap over models.
+# same findings read the paper's three ladders, Figure 7's CLIPs with OpenAI's ResNets and ViTs apart as the
+# paper counts them (LAION2B ViT/B/16 to ViT/bigG/14, OpenAI RN50 to RN50×64, OpenAI ViT/B/16 to ViT/L/14-336), the
+# backbones ordered by their parameters in the paper's annotation, one seed, so by a bootstrap over models.
 #
 # **What the toy cannot test.** The paper's ladders grow the backbone by orders of magnitude (ViT/B/16 to
 # ViT/bigG/14) and change patch size and resolution with it; ours grows an image tower of tens to hundreds of

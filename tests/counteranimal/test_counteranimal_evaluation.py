@@ -54,6 +54,20 @@ def test_default_labels_are_the_full_synset_strings():
         label_names("wordnet")
 
 
+def test_table_2s_classes_are_45_imagenet_classes_each_reading_needed(monkeypatch):
+    from lib.counteranimal.published import TABLE02_READINGS, class_names
+
+    indices = evaluation.table02_imagenet_indices()
+    assert len(indices) == 45 and len(set(indices.values())) == 45
+    assert (indices[1], indices[14], indices[35]) == (9, 56, 279)  # ostrich; king snake, Arctic fox (garbled in print)
+    synsets = {name.lower() for name in imagenet_synset_names()}
+    printed = class_names().set_index("class_id")["object_label"].str.lower()
+    assert not any(printed[class_id] in synsets for class_id in TABLE02_READINGS)  # no reading where print matches
+    monkeypatch.setattr(evaluation, "TABLE02_READINGS", {})
+    with pytest.raises(ValueError, match="no ImageNet-1K synset string; add their reading"):
+        evaluation.table02_imagenet_indices()
+
+
 def test_prompt_is_a_parameter_with_the_paper_default(clip):
     model, tokenizer = clip
     head = zero_shot_head(model, tokenizer, labels=["ice bear", "ostrich"])

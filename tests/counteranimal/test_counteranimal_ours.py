@@ -196,6 +196,24 @@ def test_a_registry_studys_comparisons_are_defined_by_the_papers_annotations(mon
     assert ours.backbone_drop_change(points) == pytest.approx(15.0 - 20.0)  # LAION2B's ladder, B/16 -> L/14
 
 
+def test_a_registry_studys_ladders_are_figure07s_resnets_and_vits_apart(monkeypatch):
+    """OpenAI's ResNets and ViTs are two ladders (the paper's count), ViT/B/32 is not on one (Fig. 7 leaves it
+    out), and a CLIP Fig. 7 does not draw (LAION400M) is on none."""
+    rows = {"rn50": ("CLIP-OpenAI-RN50", 25.0), "rn101": ("CLIP-OpenAI-RN101", 27.0),
+            "rn50x4": ("CLIP-OpenAI-RN50×4", 20.0), "b16": ("CLIP-OpenAI-ViT/B/16", 18.0),
+            "b32": ("CLIP-OpenAI-ViT/B/32", 30.0), "l14": ("CLIP-OpenAI-ViT/L/14", 12.0),
+            "l400m_b16": ("CLIP-LAION400M-ViT/B/16", 9.0), "l400m_l14": ("CLIP-LAION400M-ViT/L/14", 40.0)}
+    monkeypatch.setattr(ours, "table_row", lambda key: rows[key][0])
+    frame = accuracy_frame(seeds=(0,), models=[(key, "CLIP", key, 0, 70.0) for key in rows])
+    points = our_points(frame).set_index("model")
+    points["drop"] = [rows[key][1] for key in points.index]
+    assert points.index[points["ladder"]].tolist() == ["rn50", "rn101", "rn50x4", "b16", "l14"]
+    # ResNets 25 -> 27 -> 20 (RN50×4, 87 M, above RN101, 56 M), ViTs 18 -> 12 (B/16, 86 M, below L/14)
+    assert [d.tolist() for d in ours._ladders(points.reset_index())] == [[25.0, 27.0, 20.0], [18.0, 12.0]]
+    assert ours.backbone_drop_change(points.reset_index()) == pytest.approx(((20 - 25) + (12 - 18)) / 2)
+    assert ours.falling_step_share(points.reset_index()) == pytest.approx(2 / 3 - 0.5)
+
+
 def test_precompute_runs_nothing_for_other_artefacts():
     assert ours.precompute({"study_params": "params/tiny/counteranimal/study.yaml", "results_dir": "nowhere"},
                            ["table03", "figure03"]) == 0
@@ -269,9 +287,9 @@ def test_class_wise_drops_on_the_curators_groups_are_drawn_by_the_papers_functio
 
 
 def test_a_registry_studys_class_drops_are_numbered_by_table_2(monkeypatch):
+    # the folders' ImageNet indices: ostrich 9 (Table 2's class 1), king snake 56 (class 14, printed garbled)
     rows = pd.DataFrame({"model": "ca_b32", "family": "CLIP", "architecture": "ca_b32", "images": 0, "correlation": np.nan,
-                         "seed": 0, "class": ["Ostrich, Struthio camelus", "brambling, Fringilla montifringilla"],
-                         "common": [90.0, 80.0], "counter": [70.0, 85.0], "drop": [20.0, -5.0]})
+                         "seed": 0, "target": [9, 56], "common": [90.0, 80.0], "counter": [70.0, 85.0], "drop": [20.0, -5.0]})
 
     class FakeStudy:
         def class_drops(self):
@@ -280,7 +298,7 @@ def test_a_registry_studys_class_drops_are_numbered_by_table_2(monkeypatch):
     monkeypatch.setattr(ours, "open_study", lambda *args: (settings, FakeStudy()))
     monkeypatch.setattr(ours, "table_row", lambda key: "CLIP-LAION400M-ViT/B/32")
     _, drops = ours.class_drops("params/full/counteranimal/study.yaml", "results")
-    assert drops["class_id"].tolist() == [1, 2] and drops["curator"].all() and set(drops["tier"]) == {"full"}
+    assert drops["class_id"].tolist() == [1, 14] and drops["curator"].all() and set(drops["tier"]) == {"full"}
     fig, data = ours.our_class_drops("figure04", settings, drops)  # the paper's panel: its curator, which ran
     assert data["model"].unique().tolist() == ["CLIP-LAION400M-ViT/B/32"] and data["value"].tolist() == [20.0, -5.0]
     plt.close(fig)
