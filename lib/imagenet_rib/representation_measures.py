@@ -42,6 +42,23 @@ def cka_shift(pretrained: nn.Module, finetuned: nn.Module, images: torch.Tensor,
     return pd.concat(frames, ignore_index=True)
 
 
+class CKAEveryEpoch:
+    """Fig. 14's epoch hook: `cka_shift` between `pretrained` and the model after every epoch, on each named sample
+    of `images` (`frames`, with `dataset` and `epoch`); the run is the last epoch's model."""
+
+    def __init__(self, pretrained: nn.Module, images: Mapping[str, torch.Tensor], device: str = "cpu") -> None:
+        self.pretrained, self.images, self.device = pretrained, images, device
+        self.frames: list[pd.DataFrame] = []
+
+    def __call__(self, epoch: int, model: nn.Module) -> None:
+        for name, batch in self.images.items():
+            shift = cka_shift(self.pretrained, model, batch, device=self.device)
+            self.frames.append(shift.assign(dataset=name, epoch=epoch))
+
+    def chosen(self, last: nn.Module) -> nn.Module:
+        return last
+
+
 @torch.no_grad()
 def features(model: nn.Module, images: torch.Tensor, device: str = "cpu") -> np.ndarray:
     """The model's pooled representation of `images` (`lib.train.heads.embed`), eval mode, in batches on `device`."""

@@ -1,5 +1,5 @@
 """Representation and dataset analyses of ImageNet-RIB (Sec. 4.5, App. B–D): CKA per ViT block
-between a pretrained and a fine-tuned model (Fig. 7, Fig. 14), optimal-transport dataset distances
+between a pretrained and a fine-tuned model (Fig. 7; after every epoch of FT, Fig. 14), optimal-transport dataset distances
 from the pretraining set to each suite dataset in pixel and feature space (Fig. 10), and the
 correlation of post-fine-tuning accuracy on the pretraining set with that distance, with p-values
 (Fig. 11, Table 7).
@@ -35,9 +35,6 @@ if TYPE_CHECKING:
 
     from .benchmark import Benchmark
     from .representation_measures import Labelled
-
-BACKBONE_UNCHANGED = ("Linear Probing", "Visual Prompt")  # left out of Fig. 14: CKA would be 1 everywhere
-
 
 def accuracy_distance_correlation(after: pd.DataFrame, distance: pd.Series) -> pd.DataFrame:
     """Per method, Pearson r and its two-sided p-value between the pretraining-set accuracy after
@@ -114,67 +111,109 @@ def our_representation_panel(artefact: str, benchmark_params: str, results_dir: 
     return ANALYSES[artefact][1](bench, chosen, benchmark_params, results_dir)
 
 
-def cka_findings(data: pd.DataFrame, key: str) -> list[Finding]:
-    """Fig. 14 (`key` method): FT's mean CKA minus the lowest mean of the other methods, seeded bootstrap
-    over the (dataset, block, component) cells. Fig. 7 (`key` regime) compares LAION-2B / OpenAI with
-    ImageNet pretraining, which our miniature does not have."""
-    claim = "FT changes the representation most (read: its mean CKA is the lowest of the methods)"
-    quantity = "FT's mean CKA − the lowest mean CKA of the other methods"
-    cells = data.pivot_table(index=["dataset", "block", "component"], columns=key, values="cka", sort=False)
-    if key == "regime":
-        return [Finding.undefined("mean CKA after FT, large-data (LAION-2B, OpenAI) minus ImageNet pretraining",
-                                  "our miniature has no LAION-2B or OpenAI regime",
-                                  "FT changes the representations of models pretrained on large data more", "<", 0.0,
-                                  "lower CKA for LAION-2B and OpenAI (Fig. 7)")]
-    if "FT" not in cells.columns or cells.shape[1] < 2:
-        return [Finding.undefined(quantity, "needs FT and another method", claim, "<", 0.0, "Fig. 14")]
-    columns = ["FT"] + [c for c in cells.columns if c != "FT"]
-
-    def gap(rows: np.ndarray) -> float:
-        means = rows.mean(axis=0)
-        return float(means[0] - means[1:].min())
-
-    rows = cells[columns].to_numpy()
-    return [Finding(quantity, gap(rows), bootstrap_interval(rows, gap, unit="(dataset, block, component) cells"),
-                    claim, "<", 0.0, "not the paper's: our question; Fig. 14 follows FT over its epochs, per pretraining")]
+LARGE_DATA = ("LAION-2B", "OpenAI")  # the pretrainings Sec. 4.5 finds shifting most
+CELLS = ["dataset", "block", "component"]
 
 
-def _cka_panel(bench: Benchmark, chosen: CKASettings, pairs: list[tuple[str, str]],
-               key: str) -> tuple[pd.DataFrame, Figure, Findings]:
-    """CKA(pretrained, fine-tuned) per dataset, component and block, one line per `key` (regime or method)."""
+def _pretraining(regime: str) -> str:
+    """A registry regime's pretraining data as Table 13 prints it; "" for the miniature's regimes."""
+    from .tables import TABLE13_PRINTED
+
+    return {key: data for _, data, _, _, key in TABLE13_PRINTED}.get(regime, "")
+
+
+def _gap(rows: np.ndarray) -> float:
+    """Mean of the first column minus mean of the second."""
+    return float(rows[:, 0].mean() - rows[:, 1].mean())
+
+
+def _cell_gap(quantity: str, cells: pd.DataFrame, columns: list, claim: str, paper: str, unit: str) -> Finding:
+    """`columns[0]`'s mean CKA minus `columns[1]`'s over the rows of `cells` (both defined), a seeded bootstrap
+    over those rows; the claim says it is negative."""
+    rows = cells.reindex(columns=columns).dropna().to_numpy()  # by label (boolean labels too)
+    return Finding(quantity, _gap(rows), bootstrap_interval(rows, _gap, unit=unit), claim, "<", 0.0, paper)
+
+
+def large_data_gap(data: pd.DataFrame) -> Finding:
+    """Figs. 7 and 14: mean CKA after FT of the regimes pretrained on LAION-2B or OpenAI's data minus the others',
+    per (dataset, block, component) cell; undefined without both kinds (the miniature has neither)."""
+    quantity = "mean CKA after FT, LAION-2B / OpenAI pretraining − the other pretrainings"
+    claim = "FT changes the representations of models pretrained on LAION-2B and OpenAI's data more (lower CKA)"
+    paper = "distinct, larger shifts for LAION-2B and OpenAI (Sec. 4.5, Figs. 7 and 14)"
+    large = data["regime"].map(_pretraining).isin(LARGE_DATA)
+    if large.all() or not large.any():
+        return Finding.undefined(quantity, "our run has no LAION-2B or OpenAI regime beside others", claim, "<", 0.0,
+                                 paper)
+    cells = data.assign(large=large).pivot_table(index=CELLS, columns="large", values="cka", sort=False)
+    return _cell_gap(quantity, cells, [True, False], claim, paper, "(dataset, block, component) cells")
+
+
+def depth_gap(data: pd.DataFrame) -> Finding:
+    """Fig. 7: mean CKA of the last block minus the first, per (regime, dataset, component) cell."""
+    quantity = "mean CKA after FT of the last block − of the first"
+    claim = "deeper layers change more in fine-tuning (read: lower CKA in the last block than in the first)"
+    paper = "deeper layers exhibit greater discrepancy (Sec. 4.5, Fig. 7)"
+    last = int(data["block"].max())
+    if last == 0:
+        return Finding.undefined(quantity, "the model has one block", claim, "<", 0.0, paper)
+    cells = data.pivot_table(index=["regime", "dataset", "component"], columns="block", values="cka", sort=False)
+    return _cell_gap(quantity, cells, [last, 0], claim, paper, "(regime, dataset, component) cells")
+
+
+def epoch_drift(data: pd.DataFrame) -> Finding:
+    """Fig. 14: mean CKA after the last epoch of FT minus after the first, per (regime, dataset, block, component)."""
+    quantity = "mean CKA after the last epoch of FT − after the first"
+    claim = "the representation moves further from the pretrained one as FT goes on (read: lower CKA at the end)"
+    paper = "Fig. 14's shading (later epochs darker); the text states no trend over epochs"
+    first, last = int(data["epoch"].min()), int(data["epoch"].max())
+    if first == last:
+        return Finding.undefined(quantity, "FT ran one epoch", claim, "<", 0.0, paper)
+    cells = data.pivot_table(index=["regime", *CELLS], columns="epoch", values="cka", sort=False)
+    return _cell_gap(quantity, cells, [last, first], claim, paper, "(regime, dataset, block, component) cells")
+
+
+def draw_cka(data: pd.DataFrame, datasets: list[str], title: str) -> Figure:
+    """CKA per block, a row per dataset and a column per component, a line per regime; with an `epoch` column a
+    line per regime and epoch, later epochs in darker shades of the regime's colour (Fig. 14's convention)."""
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
-    from .representation_measures import cka_shift
-
-    seed, frames = bench.s.seeds[0], []
-    for regime, method in pairs:
-        pretrained = bench.runner.pretrained(regime, seed)
-        finetuned = bench.runner.finetuned(method, regime, seed, chosen.finetune_dataset)
-        suite = bench.runner.suite_for(regime, pretrained)
-        for name in chosen.datasets:
-            images, _ = suite.sample(name, chosen.images, seed)
-            shift = cka_shift(pretrained, finetuned, images, device=bench.s.device)
-            frames.append(shift.assign(regime=regime, method=method, dataset=name))
-    data = pd.concat(frames, ignore_index=True)
     components = list(dict.fromkeys(data["component"]))
-    fig, axes = plt.subplots(len(chosen.datasets), len(components), squeeze=False, sharex=True, sharey=True,
-                             figsize=(2.1 * len(components) + 2.5, 1.9 * len(chosen.datasets) + 0.6))
-    for row, name in enumerate(chosen.datasets):
+    regimes = list(dict.fromkeys(data["regime"]))
+    maps = [plt.get_cmap(name) for name in ("Blues", "Oranges", "Greens", "Purples", "Reds", "Greys", "YlOrBr")]
+    epochs = sorted(data["epoch"].unique()) if "epoch" in data else [None]
+    fig, axes = plt.subplots(len(datasets), len(components), squeeze=False, sharex=True, sharey=True,
+                             figsize=(2.1 * len(components) + 2.5, 1.9 * len(datasets) + 0.6))
+    for row, name in enumerate(datasets):
         for col, component in enumerate(components):
             ax = axes[row][col]
             part = data[(data["dataset"] == name) & (data["component"] == component)]
-            for label, line in part.groupby(key, sort=False):
-                ax.plot(line["block"], line["cka"], marker="o", ms=3, label=label)
+            for index, regime in enumerate(regimes):
+                for step, epoch in enumerate(epochs):
+                    line = part[part["regime"] == regime]
+                    line = line if epoch is None else line[line["epoch"] == epoch]
+                    shade = maps[index % len(maps)](0.35 + 0.65 * (step + 1) / len(epochs))
+                    label = regime if epoch is None else f"{regime}, epoch {epoch}"
+                    ax.plot(line["block"], line["cka"], marker="o", ms=3, color=shade,
+                            label=label if epoch in (None, epochs[0], epochs[-1]) else None)
             ax.set_title(component if row == 0 else "", fontsize=8)
             ax.set_ylabel(f"CKA on {name}" if col == 0 else "", fontsize=7)
-            ax.set_xlabel("block" if row == len(chosen.datasets) - 1 else "", fontsize=7)
+            ax.set_xlabel("block" if row == len(datasets) - 1 else "", fontsize=7)
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes[0][-1].legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.02, 1.0))
-    fig.suptitle(f"CKA(pretrained, fine-tuned on {chosen.finetune_dataset}), {chosen.images} images, seed {seed}",
-                 fontsize=9)
+    fig.suptitle(title, fontsize=9)
     fig.tight_layout()
-    return data, fig, Findings(cka_findings(data, key))
+    return fig
+
+
+def _samples(bench: Benchmark, chosen: CKASettings, regime: str, pretrained) -> dict:
+    """The seeded images of each dataset of `chosen`, as `regime`'s model reads them (first seed)."""
+    suite = bench.runner.suite_for(regime, pretrained)
+    return {name: suite.sample(name, chosen.images, bench.s.seeds[0])[0] for name in chosen.datasets}
+
+
+def _title(chosen: CKASettings, seed: int, what: str) -> str:
+    return f"CKA(pretrained, {what} on {chosen.finetune_dataset}), {chosen.images} images, seed {seed}"
 
 
 def _distances(bench: Benchmark, chosen: DistanceSettings, names: list[str], pixel_space: bool) -> pd.DataFrame:
@@ -277,14 +316,37 @@ def _correlation(rows: np.ndarray) -> float:
 
 
 def _regime_cka_panel(bench: Benchmark, chosen: CKASettings, *_: str) -> tuple[pd.DataFrame, Figure, Findings]:
-    """Fig. 7: CKA after FT under each pretraining regime."""
-    return _cka_panel(bench, chosen, [(regime, "FT") for regime in bench.s.regimes], "regime")
+    """Fig. 7: CKA per dataset, component and block between each regime's pretrained model and its FT copy (the
+    benchmark's cached FT weights)."""
+    from .representation_measures import cka_shift
+
+    seed, frames = bench.s.seeds[0], []
+    for regime in bench.s.regimes:
+        pretrained = bench.runner.pretrained(regime, seed)
+        finetuned = bench.runner.finetuned("FT", regime, seed, chosen.finetune_dataset)
+        for name, images in _samples(bench, chosen, regime, pretrained).items():
+            shift = cka_shift(pretrained, finetuned, images, device=bench.s.device)
+            frames.append(shift.assign(regime=regime, method="FT", dataset=name))
+    data = pd.concat(frames, ignore_index=True)
+    fig = draw_cka(data, chosen.datasets, _title(chosen, seed, "FT"))
+    return data, fig, Findings([large_data_gap(data), depth_gap(data)])
 
 
-def _method_cka_panel(bench: Benchmark, chosen: CKASettings, *_: str) -> tuple[pd.DataFrame, Figure, Findings]:
-    """Fig. 14: CKA after every method that changes the backbone, first pretraining regime."""
-    methods = [m for m in bench.s.methods if m not in BACKBONE_UNCHANGED]
-    return _cka_panel(bench, chosen, [(bench.s.regimes[0], m) for m in methods], "method")
+def _epoch_cka_panel(bench: Benchmark, chosen: CKASettings, *_: str) -> tuple[pd.DataFrame, Figure, Findings]:
+    """Fig. 14: Fig. 7's CKA after every epoch of FT, each regime's FT trained again with the CKA hook (its last
+    epoch is Fig. 7's model: the same seeded run)."""
+    from .representation_measures import CKAEveryEpoch
+
+    seed, frames = bench.s.seeds[0], []
+    for regime in bench.s.regimes:
+        pretrained = bench.runner.pretrained(regime, seed)
+        hook = CKAEveryEpoch(pretrained, _samples(bench, chosen, regime, pretrained), bench.s.device)
+        bench.runner.trained_afresh("FT", regime, seed, chosen.finetune_dataset, hook)
+        frames += [frame.assign(regime=regime, method="FT") for frame in hook.frames]
+    data = pd.concat(frames, ignore_index=True)
+    fig = draw_cka(data, chosen.datasets, _title(chosen, seed, "FT after each epoch"))
+    last = data[data["epoch"] == data["epoch"].max()]
+    return data, fig, Findings([epoch_drift(data), large_data_gap(last)])
 
 
 def _dataset_distance_panel(bench: Benchmark, chosen: DistanceSettings, *_: str) -> tuple[pd.DataFrame, Figure, Findings]:
@@ -296,7 +358,7 @@ def _dataset_distance_panel(bench: Benchmark, chosen: DistanceSettings, *_: str)
 # (called with the benchmark, those settings, the benchmark params file and the results folder).
 ANALYSES: dict[str, tuple[type, Callable[..., tuple[pd.DataFrame, Figure, Findings]]]] = {
     "figure07": (CKASettings, _regime_cka_panel),
-    "figure14": (CKASettings, _method_cka_panel),
+    "figure14": (CKASettings, _epoch_cka_panel),
     "figure10": (DistanceSettings, _dataset_distance_panel),
     "figure11": (DistanceSettings, _correlation_panel),
 }

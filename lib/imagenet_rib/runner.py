@@ -128,6 +128,12 @@ class BenchmarkRunner:
         suite = self.suite_for(regime, pretrained)
         return self._finetuned(method, regime, seed, name, pretrained, suite).eval()
 
+    def trained_afresh(self, method: str, regime: str, seed: int, name: str, hook: EpochHook) -> nn.Module:
+        """A trained `method` on dataset `name`, trained again (nothing read from or written to the caches) with
+        `hook` seeing every epoch: Fig. 14's CKA over the epochs of FT."""
+        pretrained = self.pretrained(regime, seed)
+        return self._train(method, regime, seed, name, pretrained, self.suite_for(regime, pretrained), hook).eval()
+
     def _blank(self, seed: int) -> nn.Module:
         return build_standin(self.s.architecture, num_classes=self.suite.pretraining.num_classes,
                              image_size=self.s.image_size, in_chans=1, seed=seed)

@@ -17,7 +17,8 @@
 output_dir: str = "figures/imagenet_rib"
 benchmark_params: str = "params/mini/imagenet_rib/benchmark.yaml"
 results_dir: str = "results"
-analysis: dict = {"finetune_dataset": "digits_edges", "datasets": ["digits_edges"], "images": 128}
+analysis: dict = {"finetune_dataset": "digits_edges", "datasets": ["digits_edges", "digits", "digits_inverted"],
+                  "images": 128}
 
 # %%
 import logging
@@ -38,23 +39,35 @@ logging.getLogger("lib").setLevel(logging.WARNING)
 #
 # CKA per block and component between each pretrained model and its copy fine-tuned (FT) on
 # `analysis.finetune_dataset`, on a seeded sample of `analysis.images` images of each dataset in
-# `analysis.datasets`, one line per pretraining regime. Full tier: the paper's ViT-B/16 models
-# fine-tuned on ImageNet-R, CKA on ImageNet-R, ImageNet-1K val and ImageNet-A (Sec. 4.5). Tiny and
-# mini: the stand-in ViT under our two regimes, fine-tuned on `digits_edges` (a drawing-like rendition
-# with a class subset, our analogue of ImageNet-R), CKA on it. A CKA of 1 means the fine-tuned block
-# computes the same representation (up to rotation and scale) as the pretrained one.
+# `analysis.datasets`, one line per pretraining regime (`representations.draw_cka`, which draws Figure 14
+# too). Full tier: the paper's ViT-B/16 models fine-tuned on ImageNet-R, CKA on ImageNet-R, ImageNet-1K
+# val and ImageNet-A (Sec. 4.5). Tiny and mini: the stand-in ViT under our two regimes, fine-tuned on
+# `digits_edges` (a drawing-like rendition with a class subset, our analogue of ImageNet-R); mini measures
+# CKA on it, on the pretraining digits and on `digits_inverted` (a domain it was not fine-tuned on), tiny
+# on `digits_edges` alone. A CKA of 1 means the fine-tuned block computes the same representation (up to
+# rotation and scale) as the pretrained one.
+#
+# The findings, each by a seeded bootstrap over cells (one seed): the last block's mean CKA minus the
+# first's (Sec. 4.5: "deeper layers exhibit greater discrepancy"), and the LAION-2B and OpenAI models'
+# mean CKA minus the other pretrainings' (defined at full only: the miniature has no such pretraining).
 
 # %%
 data, fig, finding = our_representation_panel("figure07", benchmark_params, results_dir, analysis)
 save_figure(fig, data, output_dir, "figure07")
 plt.show()
 print(finding)
-data.round(3).head(12)
+data.pivot_table(index="block", columns="regime", values="cka").round(3)
 
 # %% [markdown]
 # ## Verdict
-# The paper's figure prints no numbers, so nothing of it can be re-derived; the line printed above is
-# what our run shows. At tiny and mini our two regimes of a two-block ViT on digits are not the
-# paper's comparison of ViT-B/16 pretrained on different datasets: the panel shows where fine-tuning
-# changes the representation in the miniature, and whether the regime changes it. At full, the same
-# code runs on the paper's models and datasets.
+# The paper's figure prints no numbers, so nothing of it can be re-derived; the lines printed above are
+# what our run shows, and the table under them the mean CKA per block and regime.
+#
+# **Reading ours (at `mini`).** The second (last) block changes more than the first: its mean CKA is
+# 0.097 lower (interval −0.119 to −0.076: supported) and lower in every one of the 36 cells (both
+# regimes, all three datasets), most in the MLP's second layer (`mlp.fc2`, 0.19 lower: the component
+# whose sixth-block change in ViT-B/16 the paper singles out) and in the attention projection. Sec.
+# 4.5's depth trend holds in the two-block stand-in. The
+# comparison the paper draws the figure for, LAION-2B and OpenAI pretraining against ImageNet's, has no
+# analogue in the miniature, whose two regimes are a clean and a noise-augmented pretraining of one tiny
+# ViT on digits; at full, the same code runs on the paper's models and datasets and judges it.

@@ -1,10 +1,11 @@
 # %% [markdown]
-# # imagenet_rib — Figure 14: representation shifts per fine-tuning method (CKA)
+# # imagenet_rib — Figure 14: representation shifts over the epochs of fine-tuning (CKA)
 #
-# **Question.** Fig. 14 follows the CKA between pretrained and fine-tuned ViT-B/16 over the epochs of
-# fine-tuning on ImageNet-R, for models pretrained on various datasets. Our miniature has no such
-# pretrainings, so this notebook asks a question of its own, not the paper's: how much does each
-# fine-tuning method change the representation, block by block?
+# **Question.** How does the representation move away from the pretrained one over the epochs of
+# fine-tuning? Fig. 14 is Fig. 7 after every epoch of FT on ImageNet-R: per block and component of
+# ViT-B/16, the linear CKA between each pretrained model and its fine-tuned copy, later epochs in darker
+# shades. (Fig. 4's caption sends the reader to "Figure 14 for other methods"; Figure 14 as captioned
+# follows FT over its epochs, which is what this notebook draws.)
 #
 # **Caption.** "Representational shifts while fine-tuning on ImageNet-R, analyzed by Centered Kernel
 # Alignment (CKA), in ViT-B/16 models pretrained on various datasets."
@@ -17,7 +18,8 @@
 output_dir: str = "figures/imagenet_rib"
 benchmark_params: str = "params/mini/imagenet_rib/benchmark.yaml"
 results_dir: str = "results"
-analysis: dict = {"finetune_dataset": "digits_edges", "datasets": ["digits_edges"], "images": 128}
+analysis: dict = {"finetune_dataset": "digits_edges", "datasets": ["digits_edges", "digits", "digits_inverted"],
+                  "images": 128}
 
 # %%
 import logging
@@ -36,23 +38,39 @@ logging.getLogger("lib").setLevel(logging.WARNING)
 # `lib.imagenet_rib.representations`), one code path for every tier; the parameter `analysis` says
 # what it looks at (checked before anything is computed).
 #
-# CKA per block and component between the pretrained model and its copy fine-tuned on
-# `analysis.finetune_dataset` with every method that changes the backbone (linear probing leaves it as
-# it is), first regime only, on a seeded sample of `analysis.images` images of each dataset in
-# `analysis.datasets`. The paper's Figure 14 follows FT over epochs instead; our panel compares the
-# methods at the end of fine-tuning. Tiny and mini: the stand-in ViT fine-tuned on `digits_edges`;
-# full: the paper's ViT-B/16 on ImageNet-R.
+# Figure 7's analysis after every epoch: each regime's FT on `analysis.finetune_dataset` is trained again
+# with a hook (`representation_measures.CKAEveryEpoch`) that measures, after each epoch, the CKA per block
+# and component between the pretrained model and the model so far, on a seeded sample of
+# `analysis.images` images of each dataset in `analysis.datasets`. The run is seeded as the benchmark's FT
+# run is, so its last epoch is Figure 7's model (a test checks that the two CKAs agree). Drawn by Figure
+# 7's function (`representations.draw_cka`), later epochs in darker shades of each regime's colour as in
+# the paper. Full tier: the paper's ViT-B/16 models fine-tuned on ImageNet-R, CKA on ImageNet-R,
+# ImageNet-1K val and ImageNet-A. Mini: the stand-in ViT under our two regimes, 5 epochs on `digits_edges`
+# (our analogue of ImageNet-R), CKA on it, on the pretraining digits and on `digits_inverted` (a domain it
+# was not fine-tuned on); tiny: one epoch, so nothing moves between epochs.
+#
+# The findings: the mean CKA after the last epoch minus after the first (what the figure's shading
+# shows: the text states no trend over epochs), and the paper's claim on the LAION-2B and OpenAI models
+# at the last epoch (defined at full only: the miniature has no such pretraining), each by a seeded
+# bootstrap over cells, one seed.
 
 # %%
 data, fig, finding = our_representation_panel("figure14", benchmark_params, results_dir, analysis)
 save_figure(fig, data, output_dir, "figure14")
 plt.show()
 print(finding)
-data.round(3).head(12)
+data.pivot_table(index="epoch", columns="regime", values="cka").assign(mean=data.groupby("epoch")["cka"].mean()).round(3)
 
 # %% [markdown]
 # ## Verdict
-# The paper's figure prints no numbers, so nothing of it can be re-derived; the line printed above is
-# what our run shows. At tiny and mini the panel shows which methods leave the miniature ViT's blocks
-# nearly unchanged (CKA near 1) and which rewrite them; it is not the paper's epoch-by-epoch curve of
-# ViT-B/16. At full, the same code runs on the paper's models and datasets.
+# The paper's figure prints no numbers, so nothing of it can be re-derived; the lines printed above are
+# what our run shows, and the table under them the mean CKA over the cells after each epoch.
+#
+# **Reading ours (at `mini`).** CKA is lower after the fifth epoch than after the first in 59 of the 72
+# cells, by 0.026 on average (interval −0.036 to −0.016: supported). The fall is not steady: averaged over
+# the cells CKA goes from 0.913 after the first epoch to 0.891 after the second and then stays within
+# 0.01, so about three quarters of the change from the pretrained model (1 − CKA: 0.087 of 0.114) is
+# there after one epoch. The later epochs move the second block about twice as much as the first (−0.035
+# against −0.018), most in the attention projection and the first MLP layer. The claim on the LAION-2B and
+# OpenAI models cannot be tested on the miniature, whose two regimes are a clean and a noise-augmented
+# pretraining of one tiny ViT on digits. At full, the same code runs on the paper's models and datasets.
