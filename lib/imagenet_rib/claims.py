@@ -276,20 +276,31 @@ OUR_TABLES: dict[str, tuple[str, str]] = {  # table -> (column of the RI/mRI tab
 TABLE02_REGIMES = ("augmented", "rib_vit_b16_augreg_in1k")  # our stand-in for Table 2's one model
 
 OUR_FINDINGS = ("table03", "table18", "table19", "table30", "table08", "table10", "table11", "table21",
-                "figure12")
+                "figure12", "figure07")
 """The artefacts whose findings on our run judge a claim of the ledger (`ours: {findings: [...]}`): the main
-benchmark's (`ours.JUDGES`) and the appendix experiments' (`ours_experiments.EXPERIMENT_PANELS`)."""
+benchmark's (`ours.JUDGES`), the appendix experiments' (`ours_experiments.EXPERIMENT_PANELS`) and the
+representation panels' (`representations.ANALYSES`, with the `analysis` of the artefact's notebook at the tier)."""
 
 
 def _our_findings(artefact: str, benchmark: tuple[BenchmarkSettings, pd.DataFrame, pd.DataFrame],
                   params: Mapping[str, Any]) -> Findings:
     """The findings the notebook of `artefact` (of `OUR_FINDINGS`) prints: from the benchmark's `(settings,
     accuracies, RI table)`, or from its experiments (`experiments_params`, read back from `results_dir`)."""
+    from ..manifest import notebook_params
+    from ..params import tier_of
     from .ours import judged
     from .ours_experiments import experiment_findings, has_experiment_panel
+    from .representations import ANALYSES, our_representation_panel
 
     if has_experiment_panel(artefact):
         return experiment_findings(artefact, params["experiments_params"], params["results_dir"])
+    if artefact in ANALYSES:
+        import matplotlib.pyplot as plt
+
+        analysis = notebook_params(PAPER, artefact, tier_of(params["benchmark_params"]))["analysis"]
+        _, fig, findings = our_representation_panel(artefact, params["benchmark_params"], params["results_dir"], analysis)
+        plt.close(fig)  # the figure is the artefact's notebook's
+        return findings
     return judged(artefact, *benchmark)
 
 

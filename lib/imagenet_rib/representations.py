@@ -127,11 +127,12 @@ def _gap(rows: np.ndarray) -> float:
     return float(rows[:, 0].mean() - rows[:, 1].mean())
 
 
-def _cell_gap(quantity: str, cells: pd.DataFrame, columns: list, claim: str, paper: str, unit: str) -> Finding:
+def _cell_gap(quantity: str, cells: pd.DataFrame, columns: list, claim: str, paper: str, unit: str,
+              claim_id: str = "") -> Finding:
     """`columns[0]`'s mean CKA minus `columns[1]`'s over the rows of `cells` (both defined), a seeded bootstrap
-    over those rows; the claim says it is negative."""
+    over those rows; the claim (the ledger's `claim_id`, if any) says it is negative."""
     rows = cells.reindex(columns=columns).dropna().to_numpy()  # by label (boolean labels too)
-    return Finding(quantity, _gap(rows), bootstrap_interval(rows, _gap, unit=unit), claim, "<", 0.0, paper)
+    return Finding(quantity, _gap(rows), bootstrap_interval(rows, _gap, unit=unit), claim, "<", 0.0, paper, claim_id)
 
 
 def large_data_gap(data: pd.DataFrame) -> Finding:
@@ -143,9 +144,9 @@ def large_data_gap(data: pd.DataFrame) -> Finding:
     large = data["regime"].map(_pretraining).isin(LARGE_DATA)
     if large.all() or not large.any():
         return Finding.undefined(quantity, "our run has no LAION-2B or OpenAI regime beside others", claim, "<", 0.0,
-                                 paper)
+                                 paper, "cka-large-data")
     cells = data.assign(large=large).pivot_table(index=CELLS, columns="large", values="cka", sort=False)
-    return _cell_gap(quantity, cells, [True, False], claim, paper, "(dataset, block, component) cells")
+    return _cell_gap(quantity, cells, [True, False], claim, paper, "(dataset, block, component) cells", "cka-large-data")
 
 
 def depth_gap(data: pd.DataFrame) -> Finding:
@@ -155,9 +156,9 @@ def depth_gap(data: pd.DataFrame) -> Finding:
     paper = "deeper layers exhibit greater discrepancy (Sec. 4.5, Fig. 7)"
     last = int(data["block"].max())
     if last == 0:
-        return Finding.undefined(quantity, "the model has one block", claim, "<", 0.0, paper)
+        return Finding.undefined(quantity, "the model has one block", claim, "<", 0.0, paper, "cka-depth")
     cells = data.pivot_table(index=["regime", "dataset", "component"], columns="block", values="cka", sort=False)
-    return _cell_gap(quantity, cells, [last, 0], claim, paper, "(regime, dataset, component) cells")
+    return _cell_gap(quantity, cells, [last, 0], claim, paper, "(regime, dataset, component) cells", "cka-depth")
 
 
 def epoch_drift(data: pd.DataFrame) -> Finding:
