@@ -96,6 +96,15 @@ CLIP_REGIME = "clip"  # embedded: a tiny CLIP pretrained contrastively on the cl
 # OpenAI, LAION-400M, LAION-2B) have none.
 REGIME_ANALOGUES = {"clean": "IN-1K", "augmented": "IN-1K + AugReg",
                     CLIP_REGIME: "a small-data zero-shot CLIP (LAION-100M, CC-12M, YFCC-15M), in kind only"}
+def regime_pretraining(regime: str) -> str:
+    """The paper's pretraining a regime is or stands for: a miniature regime's analogue (`REGIME_ANALOGUES`), a
+    registry model's pretraining as Table 13 prints it ("LAION-2B"); "" for neither."""
+    from .tables import TABLE13_PRINTED
+
+    printed = {key: pretraining for _, pretraining, _, _, key in TABLE13_PRINTED}
+    return REGIME_ANALOGUES.get(regime) or printed.get(regime, "")
+
+
 HEAD_METHODS = ("Linear Probing", "LP-FT")  # need a classifier head; App. C excludes them for zero-shot CLIP
 OWN_CLASSES_METHODS = ("FT", "FLYP")  # leave a whole CLIP model, evaluated with the ImageNet head after (Table 12)
 TEXT_TOWERS = ("trainable", "frozen")

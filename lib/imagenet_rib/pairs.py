@@ -94,9 +94,10 @@ def per_seed(column: str, settings: BenchmarkSettings, acc: pd.DataFrame, table:
 def per_seed_ri(regimes: tuple[str, ...], settings: BenchmarkSettings, acc: pd.DataFrame,
                 table: pd.DataFrame) -> pd.DataFrame:
     """The RI per fine-tuning set and mRI (`train_dataset` "mRI"), per seed and method, of the first of
-    `regimes` that the run has (the regime standing for the paper's one model)."""
+    `regimes` that the run has (the regime standing for the paper's one model); the suite's sets it was fine-tuned on
+    (at full not ObjectNet, which is evaluated on only)."""
     part = table[table["regime"] == _first_regime(table, regimes)].rename(columns={c: c.removeprefix("RI ") for c in table.columns})
-    columns = ["mRI", *settings.suite]
+    columns = ["mRI", *(name for name in settings.suite if name in part.columns)]
     long = part.melt(id_vars=["regime", "seed", "method"], value_vars=columns, var_name="train_dataset")
     return long.rename(columns={"regime": "model"}).replace({"train_dataset": {"mRI": MRI_COLUMN}})
 

@@ -115,13 +115,6 @@ LARGE_DATA = ("LAION-2B", "OpenAI")  # the pretrainings Sec. 4.5 finds shifting 
 CELLS = ["dataset", "block", "component"]
 
 
-def _pretraining(regime: str) -> str:
-    """A registry regime's pretraining data as Table 13 prints it; "" for the miniature's regimes."""
-    from .tables import TABLE13_PRINTED
-
-    return {key: data for _, data, _, _, key in TABLE13_PRINTED}.get(regime, "")
-
-
 def _gap(rows: np.ndarray) -> float:
     """Mean of the first column minus mean of the second."""
     return float(rows[:, 0].mean() - rows[:, 1].mean())
@@ -141,7 +134,9 @@ def large_data_gap(data: pd.DataFrame) -> Finding:
     quantity = "mean CKA after FT, LAION-2B / OpenAI pretraining − the other pretrainings"
     claim = "FT changes the representations of models pretrained on LAION-2B and OpenAI's data more (lower CKA)"
     paper = "distinct, larger shifts for LAION-2B and OpenAI (Sec. 4.5, Figs. 7 and 14)"
-    large = data["regime"].map(_pretraining).isin(LARGE_DATA)
+    from .benchmark import regime_pretraining
+
+    large = data["regime"].map(regime_pretraining).isin(LARGE_DATA)
     if large.all() or not large.any():
         return Finding.undefined(quantity, "our run has no LAION-2B or OpenAI regime beside others", claim, "<", 0.0,
                                  paper, "cka-large-data")

@@ -152,14 +152,13 @@ def our_run(params: Mapping[str, Any]) -> OurRun:
     its models, the unit the correlations are taken over. Its findings are those of the panels of
     `OUR_FINDINGS` on top-1 accuracy."""
     from ..params import tier_of
-    from .ours import panel_findings, run_study
+    from .ours import all_datasets, panel_findings, run_study
     from .ours import shift_groups as our_shift_groups
 
     settings, frame = run_study(params["study_params"], params["results_dir"])
     top1 = frame[frame["metric"] == "top1"]
-    in_domain, by_dataset = settings.dataset_labels()[0], our_shift_groups(settings)
-    groups = {"all": tuple(by_dataset), **{g: tuple(d for d, h in by_dataset.items() if h == g)
-                                           for g in dict.fromkeys(by_dataset.values())}}
+    in_domain, by_group = settings.dataset_labels()[0], our_shift_groups(settings)
+    groups = {"all": tuple(all_datasets(by_group)), **{g: tuple(datasets) for g, datasets in by_group.items()}}
     columns = score_columns(top1)
     n_models = top1["model"].nunique()
     rng = np.random.default_rng(0)

@@ -58,15 +58,36 @@ def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
     return precompute_study(StudySettings.load, Study, params, artefacts, {*PANELS, "claims"})
 
 
-def shift_groups(settings: StudySettings) -> dict[str, str]:
-    """Out-of-domain dataset → shift group: the mini domains' own (style, granularity, categorical),
-    or for a registry study Table S.6's groups (a dataset listed in several takes the last)."""
-    if settings.source == "embedded":
-        return {name: describe(name).group for name in settings.out_of_domain}
-    from .shift_groups import shift_groups as table_s6_groups
+Groups = dict[str, list[str]]  # shift group -> its out-of-domain datasets (a dataset may be in two)
 
-    labels = set(settings.dataset_labels()[1:])
-    return {d: g.name for g in table_s6_groups().values() for d in g.printed if d in labels}
+
+def shift_groups(settings: StudySettings, group: str = "") -> Groups:
+    """Shift group → its out-of-domain datasets of the study: the mini domains' own groups (style, granularity,
+    categorical), or for a registry study Table S.6's (Caltech-256, CUB and iNat Family are each in two groups),
+    by the study's labels; the groups a study lacks left out. With `group` (one of ours), that group alone: at
+    full, the datasets of the figure drawn on it (`FIGURE_DATASETS`: ImageNet-D, the iNaturalist targets); every
+    group where the study has none of them."""
+    from .shift_groups import FIGURE_DATASETS, S6_TO_STUDY_LABEL, shift_groups as table_s6_groups
+
+    labels = settings.dataset_labels()[1:]
+    if settings.source == "embedded":
+        groups: Groups = {}
+        for name in labels:
+            groups.setdefault(describe(name).group, []).append(name)
+    else:
+        groups = {g.name: [S6_TO_STUDY_LABEL[d] for d in g.datasets if S6_TO_STUDY_LABEL[d] in labels]
+                  for g in table_s6_groups().values()}
+    groups = {g: datasets for g, datasets in groups.items() if datasets}
+    if not group:
+        return groups
+    chosen = groups.get(group, []) if settings.source == "embedded" else [
+        d for d in FIGURE_DATASETS.get(group, ()) if d in labels]
+    return {group: chosen} if chosen else groups
+
+
+def all_datasets(groups: Groups) -> list[str]:
+    """Every dataset of `groups`, once, in order."""
+    return list(dict.fromkeys(d for datasets in groups.values() for d in datasets))
 
 
 def in_domain_matrix(frame: pd.DataFrame, in_domain: str, metric: str = "top1") -> pd.DataFrame:
@@ -80,13 +101,12 @@ def protocol_means(matrix: pd.DataFrame) -> pd.DataFrame:
                          "mean without diagonal": mean_correlation(matrix, False)})
 
 
-def id_ood_scores(frame: pd.DataFrame, in_domain: str, groups: dict[str, str], metric: str = "top1") -> pd.DataFrame:
+def id_ood_scores(frame: pd.DataFrame, in_domain: str, groups: Groups, metric: str = "top1") -> pd.DataFrame:
     """Per model: the in-domain protocols' scores (columns `("ID", "", protocol)`) and each OOD
     protocol's mean accuracy over a shift group's datasets (columns `("OOD", group, protocol)`)."""
     data = frame[frame["metric"] == metric]
     parts = {("ID", ""): score_table(data, in_domain, PAPER_READING.column_map)}
-    for group in dict.fromkeys(groups.values()):
-        datasets = [d for d, g in groups.items() if g == group]
+    for group, datasets in groups.items():
         parts[("OOD", group)] = pd.concat(
             [pd.concat([score_table(data, d, {p: c}) for d in datasets], axis=1).mean(axis=1).rename(p)
              for p, c in OOD_COLUMNS.items()], axis=1)
@@ -101,7 +121,7 @@ def rank_correlations(rows: np.ndarray) -> np.ndarray:
         return np.corrcoef(ranks, rowvar=False)
 
 
-def id_vs_ood(frame: pd.DataFrame, in_domain: str, groups: dict[str, str], metric: str = "top1") -> pd.DataFrame:
+def id_vs_ood(frame: pd.DataFrame, in_domain: str, groups: Groups, metric: str = "top1") -> pd.DataFrame:
     """Fig. 3 on our zoo: per shift group, Spearman ρ (with 95 % interval) between each in-domain
     protocol and each OOD protocol averaged over the group's datasets (mean accuracy, then rank)."""
     scores = id_ood_scores(frame, in_domain, groups, metric)
@@ -112,7 +132,7 @@ def id_vs_ood(frame: pd.DataFrame, in_domain: str, groups: dict[str, str], metri
         for id_protocol in ids.columns:
             rho = ids[id_protocol].corr(ood, method="spearman")
             low, high = spearman_confidence_interval(rho, len(ood)) if len(ood) > 3 and abs(rho) < 1 else (float("nan"),) * 2
-            rows.append({"group": group, "datasets": " ".join(d for d, g in groups.items() if g == group),
+            rows.append({"group": group, "datasets": " ".join(groups[group]),
                          "ood protocol": ood_protocol, "id protocol": id_protocol, "rho": rho,
                          "ci95 low": low, "ci95 high": high, "n models": len(ood)})
     return pd.DataFrame(rows)
@@ -340,8 +360,7 @@ def id_vs_ood_panel(settings: StudySettings, frame: pd.DataFrame, metric: str, g
     """Fig. 3 (S.2: top-5; S.4: one group): ID-vs-OOD rank correlations per shift group; do the ID
     probing protocols predict OOD accuracy better than ID fine-tuning? (S.4's paper cells, iNaturalist,
     are not printed: its paper panel is blank.)"""
-    groups = shift_groups(settings)
-    groups = {d: g for d, g in groups.items() if g == group} or groups
+    groups = shift_groups(settings, group)
     long = id_vs_ood(frame, settings.in_domain, groups, metric)
     scores = id_ood_scores(frame, settings.in_domain, groups, metric)
     id_columns = list(scores["ID"][""].columns)
@@ -368,18 +387,19 @@ def id_vs_ood_panel(settings: StudySettings, frame: pd.DataFrame, metric: str, g
                 "our shift groups under the paper's", draw, Findings(findings))
 
 
-def _domains(settings: StudySettings, groups: Mapping[str, str]) -> str:
+def _domains(settings: StudySettings, groups: Groups) -> str:
     """The OOD datasets of `groups`, each with its class count where the study's domains are embedded."""
-    return ", ".join(f"{d} ({describe(d).num_classes} classes)" if settings.source == "embedded" else d for d in groups)
+    return ", ".join(f"{d} ({describe(d).num_classes} classes)" if settings.source == "embedded" else d
+                     for d in all_datasets(groups))
 
 
-def _group_mapping(settings: StudySettings, groups: Mapping[str, str]) -> str:
+def _group_mapping(settings: StudySettings, groups: Groups) -> str:
     """Which of the paper's groups each of our groups stands in for, with its datasets."""
-    return "; ".join(f"ours {g} ({_domains(settings, {d: x for d, x in groups.items() if x == g})}) under "
-                     f"{MINI_GROUP_COUNTERPARTS.get(g, g)}" for g in in_group_order(groups.values()))
+    return "; ".join(f"ours {g} ({_domains(settings, {g: groups[g]})}) under {MINI_GROUP_COUNTERPARTS.get(g, g)}"
+                     for g in in_group_order(groups))
 
 
-def _our_group_labels(settings: StudySettings, long: pd.DataFrame, groups: Mapping[str, str], metric: str) -> dict[str, str]:
+def _our_group_labels(settings: StudySettings, long: pd.DataFrame, groups: Groups, metric: str) -> dict[str, str]:
     """Each of our groups' column label: its name, the paper's group it stands under, its n, and why
     its ρ is undefined where it is (top-5 on a domain of at most five classes is always 100 %)."""
     labels = {}
@@ -388,7 +408,7 @@ def _our_group_labels(settings: StudySettings, long: pd.DataFrame, groups: Mappi
         label += f"\nn={part['n models'].min()}"
         if part["rho"].isna().all():
             embedded = settings.source == "embedded"
-            classes = min((describe(d).num_classes for d, g in groups.items() if g == group and embedded), default=0)
+            classes = min((describe(d).num_classes for d in groups[group] if embedded), default=0)
             label += f"\ntop-5 undefined\n({classes} classes)" if metric == "top5" and 0 < classes <= 5 else "\nρ undefined"
         labels[group] = label
     return labels
@@ -412,8 +432,9 @@ def _figure04_models(frame: pd.DataFrame) -> list[str]:
     our objective nearest DINO, first, then the longest pre-training) and a generative (masked) ViT
     (MaskFeat ViT-B/16's; the longest pre-training); the paper's own two when the study has them."""
     meta = frame.drop_duplicates("model").set_index("model")[["method", "backbone"]]
-    if set(FIGURE04_MODELS) <= set(meta.index):
-        return list(FIGURE04_MODELS)
+    named = meta["method"] + " (" + meta["backbone"] + ")"  # a registry model's name in the paper's tables
+    if set(FIGURE04_MODELS) <= set(named):
+        return [named.index[named == name][0] for name in FIGURE04_MODELS]
     epochs = pd.Series(meta.index, index=meta.index).str.extract(r"-(\d+)ep$", expand=False).astype(float).fillna(0)
     meta = meta.assign(family=meta["method"].map(family), vit=meta["backbone"].str.contains("vit", case=False),
                        epochs=epochs, contrastive=meta["method"] == "simclr")
@@ -514,11 +535,11 @@ SCATTER_METRICS = ("top1", "top5")
 def domain_mapping(settings: StudySettings, group: str = "") -> pd.DataFrame:
     """Our OOD domains (of `group`, or all) with their shift group, class count and the Table S.6
     group(s) each stands in for, i.e. which of the paper's rows it is read against."""
-    groups = {d: g for d, g in shift_groups(settings).items() if not group or g == group}
+    pairs = [(d, g) for g, datasets in shift_groups(settings, group).items() for d in datasets]
     classes = domain_classes(settings)
-    return pd.DataFrame({"our domain": list(groups), "shift group": list(groups.values()),
-                         "classes": [classes.get(d) for d in groups],
-                         "stands for (Table S.6 group)": [MINI_GROUP_COUNTERPARTS.get(g, g) for g in groups.values()]})
+    return pd.DataFrame({"our domain": [d for d, _ in pairs], "shift group": [g for _, g in pairs],
+                         "classes": [classes.get(d) for d, _ in pairs],
+                         "stands for (Table S.6 group)": [MINI_GROUP_COUNTERPARTS.get(g, g) for _, g in pairs]})
 
 
 SCATTER_SCOPES = {"": "in the text, on Pascal VOC, Caltech-256 and CUB"}  # where the paper says Fig. 6's claim holds
@@ -536,8 +557,7 @@ def id_ood_scatter_panel(settings: StudySettings, frame: pd.DataFrame, metric: s
     """Fig. 6 (S.1: style, S.5: granularity): ID vs OOD accuracy per dataset, protocol and metric (top-1
     and top-5), each panel with its Spearman r; do kNN and LP follow ID accuracy more closely than FT
     (judged on `metric`)?"""
-    groups = shift_groups(settings)
-    wanted = [d for d, g in groups.items() if g == group] or list(groups)
+    wanted = all_datasets(shift_groups(settings, group))
     points = id_vs_ood_points(frame, settings.in_domain, wanted, SCATTER_METRICS)
     judged = points[points["metric"] == metric]
     wide = judged.pivot_table(index="model", columns=["dataset", "protocol"], values=["id", "ood"], sort=False)

@@ -61,6 +61,14 @@ S6_TO_S2_DATASET: dict[str, str | None] = {
     "ImageNet-D Sketch": "Sketch",
 }
 IMAGENET_D = ("Clipart", "Infograph", "Painting", "Quickdraw", "Real", "Sketch")
+INAT_TARGETS = ("iNat-family", "iNat-genus", "iNat-species")  # the full study's labels (params/full/.../study.yaml)
+# Table S.6's datasets under the full study's labels (the S.2/S.3 headers, and the iNat targets unprinted there).
+S6_TO_STUDY_LABEL = {**{d: label for d, label in S6_TO_S2_DATASET.items() if label is not None},
+                     "iNat mini Family": "iNat-family", "iNat mini Genus": "iNat-genus",
+                     "iNat mini Species": "iNat-species"}
+# The datasets of the figures drawn on one of our groups (Figs. S.1, S.4, S.5), at the full study: ImageNet-D for
+# the style figure (S.1), the three iNaturalist targets for the granularity ones (S.4, S.5).
+FIGURE_DATASETS = {"style": IMAGENET_D, "granularity": INAT_TARGETS}
 # The OOD datasets for which S.2/S.3 print every one of the 26 models.
 COMPLETE_OOD_DATASETS = ("PascalVOC", "Cifar100", "Caltech-256", "CUB")
 # The eleven OOD datasets of Fig. 2 (right) as the text counts them: 10 printed + iNaturalist.

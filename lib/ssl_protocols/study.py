@@ -170,15 +170,16 @@ class Study(StoredRuns):
         return [zoo_member(m).name for m in s.models] if s.source == "embedded" else list(s.models)
 
     def method_backbone(self, index: int) -> tuple[str, str]:
-        """The pre-training method and the architecture of the `index`-th model."""
+        """The pre-training method and the architecture of the `index`-th model (a registry model's as the paper's
+        tables name them: "MoCo v3", "ViT-B/16")."""
         s = self.settings
         if s.source == "embedded":
             member = zoo_member(s.models[index])
             return member.objective, member.architecture
         from ..models.registry import spec
 
-        row = spec(s.models[index])
-        return row.paper_label, row.architecture
+        method, backbone = spec(s.models[index]).paper_label.rsplit(" ", 1)  # "MoCo v3 ViT-B/16": as Table S.2 names them
+        return method, backbone
 
     # -- data ---------------------------------------------------------------------------------
     def dataset_names(self) -> list[str]:

@@ -108,3 +108,15 @@ def test_table08_comparison_columns_and_rows_are_ruled_off():
     assert vertical.get_xdata()[0] == 1 and horizontal.get_ydata()[0] == 2  # after `clip`; below FT, FLYP
     assert fig.axes[1].get_xlabel() == "caption" and "table08" in COMPARISONS
     plt.close(fig)
+
+
+def test_ri_per_fine_tuning_set_skips_a_suite_set_evaluated_on_only():
+    """At full ObjectNet is in the suite but never fine-tuned on, so the RI table has no column for it."""
+    from lib.imagenet_rib.pairs import per_seed_ri
+
+    class WithEvaluationOnly:
+        suite = [*SUITE, "objectnet"]
+
+    acc, table = fake_run()
+    rows = per_seed_ri(REGIMES, WithEvaluationOnly(), acc, table)
+    assert list(dict.fromkeys(rows["train_dataset"]))[1:] == SUITE and set(rows["model"]) == {"clean"}

@@ -72,6 +72,19 @@ def test_figure04_models_take_a_discriminative_resnet_and_a_generative_vit(study
                         "method": ["simclr", "supervised", "simclr", "masked"],
                         "backbone": ["tiny_resnet", "tiny_resnet", "tiny_resnet", "tiny_vit"]})
     assert _figure04_models(zoo) == ["simclr-resnet-15ep", "masked-vit-15ep"]
+    # a registry study: the paper's own two, by their names in the paper's tables (`Study.method_backbone`)
+    registry = pd.DataFrame({"model": ["ssl_jigsaw_rn50", "ssl_maskfeat_vitb16", "ssl_dino_rn50"],
+                             "method": ["Jigsaw", "MaskFeat", "DINO"], "backbone": ["RN-50", "ViT-B/16", "RN-50"]})
+    assert _figure04_models(registry) == ["ssl_dino_rn50", "ssl_maskfeat_vitb16"]
+
+
+def test_a_registry_models_method_and_backbone_are_the_papers_names():
+    from lib.ssl_protocols.study import Study, StudySettings
+
+    study = Study(StudySettings.load("params/full/ssl_protocols/study.yaml"), "unused")
+    named = [study.method_backbone(i) for i in range(len(study.model_names()))]
+    assert ("MaskFeat", "ViT-B/16") in named and ("BEiT v2", "ViT-B/16") in named and ("DINO", "RN-50") in named
+    assert family("BEiT v2") == "generative" and backbone_marker("ViT-B/16") == "^" and backbone_marker("RN-50") == "o"
 
 
 def test_family_colours_and_markers():
@@ -123,3 +136,20 @@ def test_scatter_pairs_hold_top1_and_top5(study, artefact):
     plt.close(fig)
     ours = data[data["source"] == "ours"]
     assert set(ours["metric"]) == {"top1", "top5"}
+
+
+def test_a_registry_studys_shift_groups_are_table_s6s_with_every_membership():
+    from lib.ssl_protocols.ours import shift_groups
+    from lib.ssl_protocols.study import StudySettings
+
+    full = StudySettings.load("params/full/ssl_protocols/study.yaml")
+    groups = shift_groups(full)
+    assert groups["Coarse"] == ["PascalVOC", "Caltech-256", "iNat-family"]  # Caltech-256 and iNat Family twice
+    assert groups["Fine"] == ["CUB", "iNat-genus", "iNat-species"]
+    assert groups["Category"] == ["Caltech-256", "CUB", "iNat-family"]
+    assert groups["Style"] == ["Clipart", "Infograph", "Painting", "Quickdraw", "Sketch"]
+    # the figures drawn on one of our groups read the paper's datasets of that figure at full
+    assert shift_groups(full, "granularity") == {"granularity": ["iNat-family", "iNat-genus", "iNat-species"]}
+    assert shift_groups(full, "style")["style"][-2:] == ["Real", "Sketch"]  # Fig. S.1: all of ImageNet-D
+    mini = StudySettings.load("params/mini/ssl_protocols/study.yaml")
+    assert shift_groups(mini, "style") == {"style": ["digits_inverted", "digits_rotated"]}
