@@ -322,14 +322,20 @@ def _image_radii(run: OurRun, dataset: str, model: str, metric: str = "divergenc
     return part.pivot(index="item", columns="perturbation", values="value")[run.settings.perturbations]
 
 
+# The (ResNet, ViT) pairs the paper compares (Sec. 4.2: CLIP RN50 against ViT-B/16, RN50x64 against ViT-L/14, each
+# pair on OpenAI's data), and the miniature's stand-ins; a study's findings take the pairs whose models it ran.
+RESNET_VIT_PAIRS = (("fm_clip_rn50_openai", "fm_clip_vit_b16_openai"), ("fm_clip_rn50x64_openai", "fm_clip_vit_l14_openai"),
+                    ("tiny_resnet", "tiny_vit"))
+
+
 def grid_findings(run: OurRun, artefact: str) -> Findings:
-    """ViT vs ResNet (stand-ins) per perturbation: metric(ResNet) - metric(ViT) > 0; on an R_dr grid, per model,
+    """ViT vs ResNet (`RESNET_VIT_PAIRS`) per perturbation: metric(ResNet) - metric(ViT) > 0; on an R_dr grid, per model,
     the largest per-image R_dr below 1 (the worst-robustness scenario does not occur); for each head's
     model, the perturbation of its largest metric is that of its head's largest drop; on a grid of the
     second dataset, per model, the perturbations rank alike on both datasets (Spearman > 0)."""
     s, findings, grid, dataset = run.settings, [], GRIDS[artefact], run.dataset(artefact)
     short = METRIC_LABELS[grid.metric][1]
-    pairs = [(a, b) for a in s.models for b in s.models if "resnet" in a and "vit" in b]
+    pairs = [(resnet, vit) for resnet, vit in RESNET_VIT_PAIRS if {resnet, vit} <= set(s.models)]
     for resnet, vit in pairs:
         rows = (_image_radii(run, dataset, resnet, grid.metric) - _image_radii(run, dataset, vit, grid.metric)).to_numpy()
         for j, perturbation in enumerate(s.perturbations):

@@ -164,3 +164,19 @@ def test_regression_errors_per_head_predictor_and_perturbation(our_run):
     heads, k = data["method"].nunique(), len(run.settings.perturbations)
     assert len(data) == heads * k * 3 and (data["value"] >= 0).all()
     assert len(findings) == heads * 3
+
+
+def test_the_resnet_vit_pairs_are_the_papers_at_full_and_the_stand_ins_at_mini():
+    import yaml
+
+    from lib.fm_perturbations.ours import RESNET_VIT_PAIRS
+    from lib.models.registry import registry
+
+    def pairs(tier: str) -> list[tuple[str, str]]:
+        models = set(yaml.safe_load(open(f"params/{tier}/fm_perturbations/study.yaml"))["models"])
+        return [pair for pair in RESNET_VIT_PAIRS if set(pair) <= models]
+
+    assert pairs("full") == [("fm_clip_rn50_openai", "fm_clip_vit_b16_openai"),
+                             ("fm_clip_rn50x64_openai", "fm_clip_vit_l14_openai")]
+    assert all(key in registry() for pair in pairs("full") for key in pair)
+    assert pairs("mini") == [("tiny_resnet", "tiny_vit")] and pairs("tiny") == []
