@@ -21,6 +21,7 @@ come with a smaller and a larger image tower (`tiny_clip_small`, `tiny_clip_larg
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ..findings import Finding, Findings, Interval, bootstrap_interval, mean_interval
+from ..findings import Finding, Findings, Interval, bootstrap_interval, mean_interval, undefined_interval
 from ..params import tier_of
 from ..store import RunContext, precompute_study
 from .effective_robustness import residuals
@@ -267,11 +268,17 @@ def high_quality_residual(points: pd.DataFrame) -> float:
 
 def interval_over_seeds(points: pd.DataFrame, statistic: Callable[[pd.DataFrame], float]) -> tuple[float, Interval]:
     """The statistic's mean over seeds with a t-interval over seeds; with one seed, the statistic on
-    every model with a bootstrap over models."""
+    every model with a bootstrap over models (over its units for a `UnitMean`: ladders, steps)."""
     seeds = sorted(points["seed"].unique())
     if len(seeds) >= 2:
         values = [statistic(points[points["seed"] == s]) for s in seeds]
         return float(np.mean(values)), mean_interval(values, "seeds")
+    if isinstance(statistic, UnitMean):
+        units = statistic.units(points)
+        if not len(units):
+            return float("nan"), undefined_interval(f"no {statistic.unit}")
+        return statistic(points), bootstrap_interval(units, lambda u: float(np.mean(u)), resamples=500,
+                                                     unit=statistic.unit)
     rows = np.arange(len(points))
     return statistic(points), bootstrap_interval(rows, lambda index: statistic(points.iloc[index]), resamples=500)
 
@@ -456,18 +463,35 @@ def _ladders(points: pd.DataFrame) -> list[np.ndarray]:
     return [run["drop"].to_numpy() for _, run in ladder.groupby(["data", "kind"])]
 
 
-def backbone_drop_change(points: pd.DataFrame) -> float:
-    """The CLIPs' drop with the largest image tower minus with the smallest, for each ladder (`_ladders`), mean over
-    the ladders (one seed's points); NaN without a ladder."""
-    ladders = _ladders(points)
-    return float(np.mean([drops[-1] - drops[0] for drops in ladders])) if ladders else float("nan")
+@dataclass(frozen=True)
+class UnitMean:
+    """A statistic of one seed's points that is the mean of per-unit values (`units`: one per ladder, or per step up
+    a ladder); NaN without units. With one seed its interval is a bootstrap over those units (`interval_over_seeds`):
+    resampling the models instead would break a ladder apart (a rung drawn twice is a step of no change)."""
+
+    units: Callable[[pd.DataFrame], np.ndarray]
+    unit: str  # what one unit is, for the interval's text
+
+    def __call__(self, points: pd.DataFrame) -> float:
+        values = self.units(points)
+        return float(np.mean(values)) if len(values) else float("nan")
 
 
-def falling_step_share(points: pd.DataFrame) -> float:
-    """The share of the steps up the ladders (`_ladders`) at which the drop falls, minus one half (the paper's count:
-    the drop falls at most steps); one seed's points, NaN without a ladder."""
-    ladders = _ladders(points)
-    return float(np.concatenate([np.diff(d) < 0 for d in ladders]).mean() - 0.5) if ladders else float("nan")
+def _ladder_ends(points: pd.DataFrame) -> np.ndarray:
+    """Per ladder (`_ladders`): the drop with the largest image tower minus with the smallest."""
+    return np.array([drops[-1] - drops[0] for drops in _ladders(points)])
+
+
+def _falling_steps(points: pd.DataFrame) -> np.ndarray:
+    """Per step up a ladder (`_ladders`): 1/2 where the drop falls, −1/2 where it does not."""
+    return np.concatenate([(np.diff(d) < 0) - 0.5 for d in _ladders(points)] or [np.array([])])
+
+
+# The CLIPs' drop with the largest image tower minus with the smallest, mean over the ladders (one seed's points).
+backbone_drop_change = UnitMean(_ladder_ends, "ladders")
+# The share of the steps up the ladders at which the drop falls, minus one half (the paper's count: the drop falls
+# at most steps).
+falling_step_share = UnitMean(_falling_steps, "steps up the ladders")
 
 
 def _curator_relatives(points: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

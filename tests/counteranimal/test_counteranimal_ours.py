@@ -212,6 +212,12 @@ def test_a_registry_studys_ladders_are_figure07s_resnets_and_vits_apart(monkeypa
     assert [d.tolist() for d in ours._ladders(points.reset_index())] == [[25.0, 27.0, 20.0], [18.0, 12.0]]
     assert ours.backbone_drop_change(points.reset_index()) == pytest.approx(((20 - 25) + (12 - 18)) / 2)
     assert ours.falling_step_share(points.reset_index()) == pytest.approx(2 / 3 - 0.5)
+    # one seed: the interval is a bootstrap over the units (steps, ladders), never a resample of the models
+    estimate, interval = ours.interval_over_seeds(points.reset_index(), ours.falling_step_share)
+    assert estimate == pytest.approx(2 / 3 - 0.5) and "over 3 steps up the ladders" in interval.method
+    assert interval.low <= estimate <= interval.high and interval.high == pytest.approx(0.5)
+    estimate, interval = ours.interval_over_seeds(points.reset_index(), ours.backbone_drop_change)
+    assert "over 2 ladders" in interval.method and (interval.low, interval.high) == pytest.approx((-6.0, -5.0))
 
 
 def test_precompute_runs_nothing_for_other_artefacts():
