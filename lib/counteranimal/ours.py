@@ -45,7 +45,6 @@ from .study import RUN_COLUMNS, Study, StudySettings, zoo_member
 HQ_FAMILIES = ("CLIP-HQ", "CLIP-DC", "CLIP-DFN")  # ours, and the paper's high-quality-data CLIPs
 CURATION_THRESHOLD = 5.0  # Sec. 2: a kept class's accuracy "varies by more than 5%" across backgrounds (points)
 CLIP_BACKBONE = "tiny_clip"  # the miniature CLIPs' backbone where data vary (Figs. 6, 8, 9); Fig. 7 varies it
-FIGURE07_MODELS = {model for models in PAPER_BARS["figure07"].values() for model in models}
 PANELS = ("figure02", "figure13", "figure14")  # the artefacts with an our-run panel: common vs counter
 # the notebooks reading the study: the scatter panels, the bars of Figs. 6, 8 and 9 (`OUR_BARS`), the ledger
 READS = (*PANELS, "figure04", "figure05", "figure06", "figure07", "figure08", "figure09", "figure15", "claims")
@@ -189,8 +188,7 @@ def our_points(frame: pd.DataFrame, averaging: str = "balanced") -> pd.DataFrame
     images in millions, a registry model's `published.DATA_SIZE` of its data), `high_quality` (a family of
     `HQ_FAMILIES`), `kind` (the backbone name's leading letters: RN, ViT, tiny), `ladder` (Fig. 7: a CLIP whose
     pre-training data come with more than one backbone of its kind, so that OpenAI's ResNets and ViTs are two
-    ladders as in the paper's count; a registry CLIP only if Fig. 7 draws it, `FIGURE07_MODELS`, which leaves
-    ViT/B/32 out as Sec. 5.2 does) and
+    ladders as in the paper's count; Fig. 7's findings read a registry study's drawn models, `drawn_models`) and
     `base` (not a miniature CLIP on another backbone than `CLIP_BACKBONE`: the models of the data comparisons
     of Figs. 6, 8 and 9; every registry model)."""
     labels = [*RUN_COLUMNS, *(["curator"] if "curator" in frame else [])]
@@ -205,10 +203,7 @@ def our_points(frame: pd.DataFrame, averaging: str = "balanced") -> pd.DataFrame
     wide["data_m"] = (wide["images"] / 1e6).where(miniature, wide["data"].map(DATA_SIZE))
     wide["high_quality"] = wide["family"].isin(HQ_FAMILIES)
     clips = _clips(wide)
-    drawn = wide["model"].where(~miniature).map(table_row, na_action="ignore").isin(FIGURE07_MODELS)
-    rungs = wide[clips & (miniature | drawn)]
-    wide["ladder"] = (rungs.groupby(["data", "kind"])["backbone"].transform("nunique") > 1).reindex(wide.index,
-                                                                                                   fill_value=False)
+    wide["ladder"] = clips & (wide.groupby(["data", "kind"])["backbone"].transform("nunique") > 1)
     wide["base"] = ~(miniature & clips) | (wide["architecture"] == CLIP_BACKBONE)
     return wide
 
@@ -457,10 +452,10 @@ def quality_gap(metric: str) -> Callable[[pd.DataFrame], float]:
 
 
 def _ladders(points: pd.DataFrame) -> list[np.ndarray]:
-    """The drops up each CLIP ladder (`ladder`: a pre-training data and backbone kind with more than one backbone),
-    smallest backbone first (`params_m`, ties by backbone name), one seed's points."""
+    """The drops up each CLIP ladder (`ladder`: a pre-training data and backbone kind with more than one backbone,
+    among `points`), smallest backbone first (`params_m`, ties by backbone name), one seed's points."""
     ladder = points[(points["family"] == "CLIP") & points["ladder"]].sort_values(["params_m", "backbone"])
-    return [run["drop"].to_numpy() for _, run in ladder.groupby(["data", "kind"])]
+    return [run["drop"].to_numpy() for _, run in ladder.groupby(["data", "kind"]) if run["backbone"].nunique() > 1]
 
 
 @dataclass(frozen=True)
@@ -589,9 +584,19 @@ def study_points(artefact: str, study_params: str, results_dir: str) -> pd.DataF
     return our_points(frame)
 
 
+def drawn_models(artefact: str, points: pd.DataFrame) -> pd.DataFrame:
+    """A registry study's points of the models the paper's figure draws (`figures.PANELS`: Fig. 6 leaves out
+    ViT/B/32 and LAION400M, Fig. 7 OpenAI's ViT/B/32, ...), so that its claims are read on the paper's comparison;
+    the miniature's points as they are (its own comparisons, `OUR_BARS`)."""
+    if (points["images"] > 0).all():
+        return points
+    drawn = {model for models in PAPER_BARS[artefact].values() for model in models}
+    return points[(points["images"] > 0) | points["model"].map(table_row).isin(drawn)]
+
+
 def bar_findings(artefact: str, points: pd.DataFrame) -> Findings:
-    """The claims of `BAR_CLAIMS[artefact]` judged on our points, each by its interval over seeds."""
-    return judged_over_seeds(points, BAR_CLAIMS[artefact])
+    """The claims of `BAR_CLAIMS[artefact]` judged on our points (`drawn_models`), each by its interval over seeds."""
+    return judged_over_seeds(drawn_models(artefact, points), BAR_CLAIMS[artefact])
 
 
 # the findings each notebook prints on our points (`study_points`); the ledger judges claims by them

@@ -70,9 +70,9 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # (`lib.counteranimal.figures.bar_panels`), on the same axis, each bar the mean over seeds and black bars the range
 # over seeds; its CSV holds the means (`source` ours). The findings: for each kind of data (CLIP, CLIP-HQ), the drop
 # at the largest n minus at the smallest, by its 95 % t-interval over seeds. At `full` the same findings read the
-# paper's checkpoints, per backbone and with each row's pre-training size from the paper's annotation (ordinary:
-# OpenAI and LAION400M 400M against LAION2B 2B; high-quality: DataComp1B 1.4B against DFN2B 2B), one seed, so by a
-# bootstrap over models.
+# checkpoints Figure 6 draws, per backbone (ViT/B/16, ViT/L/14) and with each row's pre-training size from the
+# paper's annotation (ordinary: OpenAI 400M against LAION2B 2B; high-quality: DataComp1B 1.4B against DFN2B 2B),
+# one seed, so by a bootstrap over models.
 #
 # **What the toy cannot test.** The paper's panels change the dataset along with its size (OpenAI, DataComp1B,
 # LAION2B, DFN2B are collected differently); ours change the size alone, with the correlation fixed. And in the toy

@@ -197,8 +197,8 @@ def test_a_registry_studys_comparisons_are_defined_by_the_papers_annotations(mon
 
 
 def test_a_registry_studys_ladders_are_figure07s_resnets_and_vits_apart(monkeypatch):
-    """OpenAI's ResNets and ViTs are two ladders (the paper's count), ViT/B/32 is not on one (Fig. 7 leaves it
-    out), and a CLIP Fig. 7 does not draw (LAION400M) is on none."""
+    """OpenAI's ResNets and ViTs are two ladders (the paper's count); Fig. 7's findings read the models it draws,
+    so not ViT/B/32 (Sec. 5.2 leaves it out) nor the LAION400M ladder."""
     rows = {"rn50": ("CLIP-OpenAI-RN50", 25.0), "rn101": ("CLIP-OpenAI-RN101", 27.0),
             "rn50x4": ("CLIP-OpenAI-RN50×4", 20.0), "b16": ("CLIP-OpenAI-ViT/B/16", 18.0),
             "b32": ("CLIP-OpenAI-ViT/B/32", 30.0), "l14": ("CLIP-OpenAI-ViT/L/14", 12.0),
@@ -207,16 +207,19 @@ def test_a_registry_studys_ladders_are_figure07s_resnets_and_vits_apart(monkeypa
     frame = accuracy_frame(seeds=(0,), models=[(key, "CLIP", key, 0, 70.0) for key in rows])
     points = our_points(frame).set_index("model")
     points["drop"] = [rows[key][1] for key in points.index]
-    assert points.index[points["ladder"]].tolist() == ["rn50", "rn101", "rn50x4", "b16", "l14"]
+    assert points["ladder"].all()  # every CLIP here shares its data and kind with another backbone
+    points = ours.drawn_models("figure07", points.reset_index())  # the models Fig. 7 draws
+    assert points["model"].tolist() == ["rn50", "rn101", "rn50x4", "b16", "l14"]
     # ResNets 25 -> 27 -> 20 (RN50×4, 87 M, above RN101, 56 M), ViTs 18 -> 12 (B/16, 86 M, below L/14)
-    assert [d.tolist() for d in ours._ladders(points.reset_index())] == [[25.0, 27.0, 20.0], [18.0, 12.0]]
-    assert ours.backbone_drop_change(points.reset_index()) == pytest.approx(((20 - 25) + (12 - 18)) / 2)
-    assert ours.falling_step_share(points.reset_index()) == pytest.approx(2 / 3 - 0.5)
+    assert [d.tolist() for d in ours._ladders(points)] == [[25.0, 27.0, 20.0], [18.0, 12.0]]
+    assert ours.backbone_drop_change(points) == pytest.approx(((20 - 25) + (12 - 18)) / 2)
+    assert ours.falling_step_share(points) == pytest.approx(2 / 3 - 0.5)
+    assert len(ours.bar_findings("figure07", our_points(frame).assign(drop=[rows[k][1] for k in rows]))) == 2
     # one seed: the interval is a bootstrap over the units (steps, ladders), never a resample of the models
-    estimate, interval = ours.interval_over_seeds(points.reset_index(), ours.falling_step_share)
+    estimate, interval = ours.interval_over_seeds(points, ours.falling_step_share)
     assert estimate == pytest.approx(2 / 3 - 0.5) and "over 3 steps up the ladders" in interval.method
     assert interval.low <= estimate <= interval.high and interval.high == pytest.approx(0.5)
-    estimate, interval = ours.interval_over_seeds(points.reset_index(), ours.backbone_drop_change)
+    estimate, interval = ours.interval_over_seeds(points, ours.backbone_drop_change)
     assert "over 2 ladders" in interval.method and (interval.low, interval.high) == pytest.approx((-6.0, -5.0))
 
 
