@@ -311,3 +311,7 @@ def test_a_registry_studys_class_drops_are_numbered_by_table_2(monkeypatch):
     fig, data = ours.our_class_drops("figure04", settings, drops)  # the paper's panel: its curator, which ran
     assert data["model"].unique().tolist() == ["CLIP-LAION400M-ViT/B/32"] and data["value"].tolist() == [20.0, -5.0]
     plt.close(fig)
+    # Fig. 15's claim reads the CLIPs Fig. 15 draws: a DFN2B CLIP with falling drops is left out
+    other = drops.assign(model="dfn", label="CLIP-DFN2B-ViT/B/16", curator=False, drop=[-1.0, -2.0])
+    drawn = drops.assign(model="b16", label="CLIP-LAION400M-ViT/B/16", curator=False, drop=[3.0, 4.0])
+    assert ours.class_findings(pd.concat([drops, other, drawn], ignore_index=True))[0].estimate == pytest.approx(0.5)
