@@ -108,14 +108,24 @@ notebook draws at the tier; named here so that reading the claims file does not 
 
 SHIFT_TABLES = ("table05",)
 """The shift tables whose claims the ledger judges on our sequences, over `shift_draws` draws of the data (a run of
-its own: its replicates are draws, not seeds). Table 6's face stand-in has constructed decades, so its claims would
-check the construction; its notebook shows them, the ledger leaves them not checkable."""
+its own: its replicates are draws, not seeds); Table 6 too where the study's Portraits are the real decades
+(`shift_tables`). The mini tier's face stand-in has constructed decades, so its claims would check the
+construction; its notebook shows them, the ledger leaves them not checkable."""
+
+
+def shift_tables(study_params: str) -> tuple[str, ...]:
+    """`SHIFT_TABLES`, and Table 6 where the study's Portraits sequence is the real one (`portraits.PORTRAITS_POOL`)."""
+    from .portraits import PORTRAITS_POOL
+    from .study import StudySettings
+
+    real = StudySettings.load(study_params).portraits.get("pool") == PORTRAITS_POOL
+    return SHIFT_TABLES + (("table06",) if real else ())
 
 
 def our_run(params: Mapping[str, Any]) -> OurRun:
     """The tier's study (`study_params`, `results_dir`; run or read back) as the claims file's tables
     `accuracies`, `table02` and `table15`, each seed a replicate; the findings of the figures of
-    `OUR_FINDINGS` on the analysis runs (`geometry_params`); and `SHIFT_TABLES` on `shift_draws` draws of the
+    `OUR_FINDINGS` on the analysis runs (`geometry_params`); and `shift_tables` on `shift_draws` draws of the
     study's sequences, alongside."""
     from ..params import tier_of
     from ..manifest import notebook_params
@@ -140,7 +150,8 @@ def our_run(params: Mapping[str, Any]) -> OurRun:
     producers = {**{artefact: lambda f=findings: f(runs()) for artefact, findings in FIGURE_FINDINGS.items()},
                  **{artefact: lambda a=artefact: path_findings(runs(), a, panels(a)) for artefact in PATH_CLAIMS}}
     tier = tier_of(params["study_params"])
-    shifts = seed_run({a: our_shift_table(a, params["study_params"], params["shift_draws"]) for a in SHIFT_TABLES},
+    tables = shift_tables(params["study_params"])
+    shifts = seed_run({a: our_shift_table(a, params["study_params"], params["shift_draws"]) for a in tables},
                       tier, kind="draws of the data")
     return replace(seed_run(frames, tier), findings=findings_of(lambda artefact: producers[artefact]()),
-                   alongside=dict.fromkeys(SHIFT_TABLES, shifts))
+                   alongside=dict.fromkeys(tables, shifts))

@@ -101,9 +101,10 @@ print(format_ledger(frame))
 # seeds agree. The table notebooks judge their findings by t-intervals over (architecture, seed) units instead.
 #
 # Table 5's shift metrics are judged on a run of their own: the metrics of our sequences over `shift_draws` draws of
-# the data (the replicates, with the same sign test), as the notebook of Table 5 computes them. Not checkable on
-# ours: Table 6's claims (its face stand-in's decades are constructed, so they would check the construction; the
-# notebook of Table 6 shows them); Table 15's frozen joint rows (not run); rows our
+# the data (the replicates, with the same sign test), as the notebook of Table 5 computes them; at `full`, Table 6's
+# too, on the real Portraits decades. Not checkable on ours: Table 6's claims at `mini` and `tiny` (the face
+# stand-in's decades are constructed, so they would check the construction; the notebook of Table 6 shows them);
+# Table 15's frozen joint rows (not run); rows our
 # tier does not have (Dense and Res architectures, lengths 3-7 at `mini`); and the SFT column wherever our tier
 # runs fewer than its three learning-rate schedules (at `mini`: the constant rate only), since the paper's SFT
 # is their best: claims about SFT are then not checkable, and claims over method classes are judged without

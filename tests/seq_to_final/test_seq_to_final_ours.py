@@ -169,6 +169,9 @@ def test_our_run_gives_the_claims_file_tables_per_seed_and_leaves_out_a_partial_
     assert draws.kind == "draws of the data" and len(draws.replicates) == 2
     assert draws.estimate("table05")["value"].item() == pytest.approx(1.05)
     assert set(run.alongside) == set(claims.SHIFT_TABLES) == {"table05"}  # Table 6's stand-in decades: not judged
+    # the real Portraits decades (full) are judged
+    assert claims.shift_tables("params/full/seq_to_final/study.yaml") == ("table05", "table06")
+    assert claims.shift_tables("params/mini/seq_to_final/study.yaml") == ("table05",)
 
 
 def test_gap_closed_is_the_share_of_the_baseline_to_oracle_gap_per_row_and_source():
