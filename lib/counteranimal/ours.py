@@ -272,8 +272,8 @@ def interval_over_seeds(points: pd.DataFrame, statistic: Callable[[pd.DataFrame]
         units = statistic.units(points)
         if not len(units):
             return float("nan"), undefined_interval(f"no {statistic.unit}")
-        return statistic(points), bootstrap_interval(units, lambda u: float(np.mean(u)), resamples=500,
-                                                     unit=statistic.unit)
+        return float(np.mean(units)), bootstrap_interval(units, lambda u: float(np.mean(u)), resamples=500,
+                                                         unit=statistic.unit)
     rows = np.arange(len(points))
     return statistic(points), bootstrap_interval(rows, lambda index: statistic(points.iloc[index]), resamples=500)
 
@@ -570,8 +570,7 @@ def class_findings(frame: pd.DataFrame) -> Findings:
     """Fig. 15's claim judged on our `class_drops` (a registry study's: on the CLIPs Fig. 15 draws, `CLASS_DROP_PANELS`):
     the other CLIPs' share of positive class drops above one half, by its interval over seeds (a bootstrap over the
     rows for one seed)."""
-    frame = frame[(frame["images"] > 0) | frame["label"].isin(CLASS_DROP_PANELS["figure15"][0])]
-    return judged_over_seeds(frame, ((
+    return judged_over_seeds(_paper_rows(frame, CLASS_DROP_PANELS["figure15"][0]), ((
         "mean share of classes with a positive drop on the curator's groups, CLIPs other than the curator, − 1/2",
         positive_class_share, "the trend of decline is preserved class-wise in the other CLIPs (App. E, Fig. 15)", ">",
         "more than half of the 45 class drops are positive for each of Tables 15-16's five CLIPs", "classwise-trends"),))
@@ -586,14 +585,19 @@ def study_points(artefact: str, study_params: str, results_dir: str) -> pd.DataF
     return our_points(frame)
 
 
+def _paper_rows(frame: pd.DataFrame, models: Collection[str]) -> pd.DataFrame:
+    """A registry study's rows of the paper's `models` (their Table 3/4 rows, `table_row`); the miniature's rows as
+    they are (its own comparisons)."""
+    if (frame["images"] > 0).all():
+        return frame
+    return frame[(frame["images"] > 0) | frame["model"].map(table_row).isin(models)]
+
+
 def drawn_models(artefact: str, points: pd.DataFrame) -> pd.DataFrame:
     """A registry study's points of the models the paper's figure draws (`figures.PANELS`: Fig. 6 leaves out
     ViT/B/32 and LAION400M, Fig. 7 OpenAI's ViT/B/32, ...), so that its claims are read on the paper's comparison;
     the miniature's points as they are (its own comparisons, `OUR_BARS`)."""
-    if (points["images"] > 0).all():
-        return points
-    drawn = {model for models in PAPER_BARS[artefact].values() for model in models}
-    return points[(points["images"] > 0) | points["model"].map(table_row).isin(drawn)]
+    return _paper_rows(points, {model for models in PAPER_BARS[artefact].values() for model in models})
 
 
 def bar_findings(artefact: str, points: pd.DataFrame) -> Findings:

@@ -305,7 +305,8 @@ def test_a_registry_studys_class_drops_are_numbered_by_table_2(monkeypatch):
             return rows
     settings = replace(StudySettings.load("params/tiny/counteranimal/study.yaml"), source="registry", curator="ca_b32")
     monkeypatch.setattr(ours, "open_study", lambda *args: (settings, FakeStudy()))
-    monkeypatch.setattr(ours, "table_row", lambda key: "CLIP-LAION400M-ViT/B/32")
+    rows_of = {"ca_b32": "CLIP-LAION400M-ViT/B/32", "dfn": "CLIP-DFN2B-ViT/B/16", "b16": "CLIP-LAION400M-ViT/B/16"}
+    monkeypatch.setattr(ours, "table_row", rows_of.get)
     _, drops = ours.class_drops("params/full/counteranimal/study.yaml", "results")
     assert drops["class_id"].tolist() == [1, 14] and drops["curator"].all() and set(drops["tier"]) == {"full"}
     fig, data = ours.our_class_drops("figure04", settings, drops)  # the paper's panel: its curator, which ran
