@@ -6,9 +6,10 @@ store's per-run summary, `study.run_accuracies`), computing only what is missing
 Frames (one tidy frame per table, `lib.results`' schema, `source` paper / ours):
 - a cell of Tables 8-14 is our test accuracy of one (row, column), the mean over seeds with the
   half-width of a 95 % t-interval over seeds as `spread` (rows: architectures; Table 14: sequence lengths);
-- the `Mean` and `Std dev` rows are computed per seed as the paper computes them from its one run (the audit's
-  official reading: mean and population standard deviation over the rows; every row we ran counts in every
-  column, since our ConvNets run both side-module sizes), then averaged over seeds with their interval;
+- the `Mean` and `Std dev` rows are computed per seed as the paper computes them from its one run (mean and
+  population standard deviation over the rows; which rows count in the side-tuning columns is the study's
+  `summary_rows`, the official script's reading at full, `summaries.counts`), then averaged over seeds with
+  their interval;
 - Table 2 is our `Mean` rows, one per sequence.
 
 Findings (`findings`): each claim is a difference A − B computed per unit, a unit being one (architecture,
@@ -37,6 +38,7 @@ from ..store import RunContext, precompute_study
 from .faces import PORTRAITS_SEQUENCE
 from .geometry import precompute as precompute_geometry
 from .study import VARIABLE_PREFIX, Study, StudySettings, column_accuracies, run_accuracies
+from .summaries import counts
 from .tables import METHOD_CLASS, METHODS, PAPER, SEQUENCE_TABLES, accuracies, table02, table15, units
 
 # Our sequence name per accuracy table (Table 13: Portraits, at the small tiers its stand-in `faces`), the
@@ -62,12 +64,14 @@ def precompute(params: Mapping[str, Any], artefacts: Collection[str]) -> int:
 
 def run_study(study_params: str, results_dir: str) -> tuple[StudySettings, pd.DataFrame]:
     """The settings and one row per (sequence, architecture, seed, column) with its test `accuracy` (the code's
-    reading of SFT's schedules), the settings file's `tier` and how many of SFT's three schedules its sequence ran."""
+    reading of SFT's schedules), the settings file's `tier`, how many of SFT's three schedules its sequence ran
+    and the reading of the summary rows (`summary_rows`)."""
     settings = StudySettings.load(study_params)
     study = Study(settings, Path(results_dir), RunContext(params_file=study_params, device=settings.device))
     schedules = {name: len(set(SFT_SCHEDULE_RUNS) & set(settings.methods_of(name))) for name in settings.specs()}
     frame = column_accuracies(settings.with_doubles(study.summary(run_accuracies)))
-    return settings, frame.assign(tier=tier_of(study_params), sft_schedules=frame["sequence"].map(schedules))
+    return settings, frame.assign(tier=tier_of(study_params), sft_schedules=frame["sequence"].map(schedules),
+                                  summary_rows=settings.summary_rows)
 
 
 def _sequence_rows(frame: pd.DataFrame, artefact: str) -> pd.DataFrame:
@@ -87,10 +91,10 @@ UNIT_ROWS = {**{artefact: _sequence_rows for artefact in TABLE_SEQUENCES}, "tabl
 
 def our_units(frame: pd.DataFrame, artefact: str) -> pd.DataFrame:
     """One accuracy table's runs: `row` (architecture, or the number of steps for Table 14), `seed`, `method`,
-    `accuracy`."""
+    `accuracy`, `architecture`, `summary_rows` (the reading of the summary rows)."""
     rows = UNIT_ROWS[artefact](frame, artefact)
     rows = rows[rows["column"].isin(METHODS)].rename(columns={"column": "method"})
-    return rows[["row", "seed", "method", "accuracy"]]
+    return rows[["row", "seed", "method", "accuracy", "architecture", "summary_rows"]]
 
 
 def over_seeds(per_seed: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -105,11 +109,14 @@ def over_seeds(per_seed: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 
 def summary_rows(unit_rows: pd.DataFrame) -> pd.DataFrame:
-    """Per seed and method, the `Mean` and `Std dev` (population) over the rows: `row`, `seed`, `method`,
-    `value`."""
+    """Per seed and method, the `Mean` and `Std dev` (population) over the rows that count under the unit rows'
+    `summary_rows` reading (`summaries.counts`): `row`, `seed`, `method`, `value`."""
+    counted = unit_rows[np.array([counts(reading, method, architecture) for reading, method, architecture
+                                  in zip(unit_rows["summary_rows"], unit_rows["method"], unit_rows["architecture"])],
+                                 dtype=bool)]
     records = [{"row": name, "seed": seed, "method": method, "value": statistic(block["accuracy"].to_numpy())}
                for name, statistic in SUMMARY_STATISTICS.items()
-               for (seed, method), block in unit_rows.groupby(["seed", "method"], sort=False)]
+               for (seed, method), block in counted.groupby(["seed", "method"], sort=False)]
     return pd.DataFrame(records, columns=["row", "seed", "method", "value"])
 
 

@@ -36,6 +36,7 @@ from ..store import StoredRuns
 from .faces import PORTRAITS_SEQUENCE, check_decades, decade_spec
 from .sampler import SEQUENCES
 from .sequence import POOLS, SequenceSpec, open_pools, pool_error, synthetic_spec, variable_length_spec
+from .summaries import ROW_READINGS
 from .tables import ARCHITECTURES, METHODS, PAPER
 
 if TYPE_CHECKING:
@@ -90,7 +91,9 @@ class StudySettings(SettingsFile):
     `methods.Settings` that differ from the official defaults (`joint` as {lr, weight_decay, dropout});
     `ablation_methods`: Table 15's fine-tuning ablations, run on `ablation_sequence` (the paper's RCL) and
     `ablation_architectures` only (the paper's Res-4; its Baseline and FT rows are the main study's runs, so
-    the sequence and architectures must be among `sequences` and `architectures`); `portraits`: Table 13's
+    the sequence and architectures must be among `sequences` and `architectures`); `summary_rows`: which rows the
+    Mean and Std dev rows of Tables 8-14 average in the side-tuning columns (`summaries.ROW_READINGS`; the
+    official script's is "ConvNet in -B only"); `portraits`: Table 13's
     sequence as {pool (`lfw_faces`, the stand-in, or `portraits`), scale (of Table 4's sizes), image_size,
     architectures, methods} (no architectures: not run; no Oracle, which Table 13 does not print)."""
 
@@ -108,6 +111,7 @@ class StudySettings(SettingsFile):
     seeds: list[int]
     data_seed: int
     subpopulation_reading: str
+    summary_rows: str
     protocol: dict
     ablation_methods: list[str]
     ablation_sequence: str
@@ -141,6 +145,8 @@ class StudySettings(SettingsFile):
                               f"{self.ablation_architectures} must be among sequences and architectures")
         if self.subpopulation_reading not in ("code", "paper"):
             raise ParamsError(f"{path}: subpopulation_reading must be 'code' or 'paper', got {self.subpopulation_reading!r}")
+        if self.summary_rows not in ROW_READINGS:
+            raise ParamsError(f"{path}: unknown summary_rows {self.summary_rows!r}; known: {list(ROW_READINGS)}")
         try:
             self.specs()
         except (TypeError, ValueError, KeyError) as error:

@@ -35,16 +35,25 @@ DDOF = {"population": 0, "sample": 1}
 PRIMARY = ("ConvNet in -B only", "population")  # the official script's reading (notes §2.1)
 
 
+def counts(reading: str, method: str, architecture: str) -> bool:
+    """Whether the run of `architecture` counts in `method`'s summary under a row reading: the readings differ
+    only on a ConvNet's side-tuning runs (its -B column under `printed rows`, its -1 column under
+    `ConvNet in -B only`)."""
+    if family(architecture) != "Conv":
+        return True
+    if method in SIDE_BLOCK_PAIRS:
+        return reading != "printed rows"
+    return not (method in ONE_LAYER and reading == "ConvNet in -B only")
+
+
 def rows_for(artefact: str, method: str, reading: str) -> pd.Series:
     """The unit values one summary cell averages under a row reading (dashes dropped)."""
     wide = units(artefact)
     values = wide[method].copy()
     conv = [r for r in wide.index if family(r) == "Conv"]
-    if reading != "printed rows" and method in SIDE_BLOCK_PAIRS:
+    if method in SIDE_BLOCK_PAIRS:
         values[conv] = values[conv].fillna(wide.loc[conv, SIDE_BLOCK_PAIRS[method]])
-    if reading == "ConvNet in -B only" and method in ONE_LAYER:
-        values = values.drop(conv)
-    return values.dropna()
+    return values[np.array([counts(reading, method, row) for row in values.index], dtype=bool)].dropna()
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,9 @@ print(format_ledger(ledger(claims_for("table02"))))
 # `table02_ours` draws the paper's table (above) and ours (below, on the paper's columns) with one function (`lib.plotting`'s
 # `paper_and_ours_heatmaps`) on one colour scale; its CSV holds both in the one results schema (`source` paper / ours,
 # `spread` = half-width of our 95 % t-interval over seeds). Our Mean and Std dev rows are computed per
-# seed as the paper computes them from its rows (mean, population standard deviation), then averaged over seeds.
+# seed as the paper computes them from its rows (mean, population standard deviation), then averaged over seeds;
+# the study's `summary_rows` says which rows count in the side-tuning columns (full: the official script's
+# reading, a ConvNet's side runs in the -B columns only; mini and tiny, ConvNets only: every row in every column).
 # The paper's Portraits row has no counterpart in ours: our Portraits stand-in runs four methods only (Table 13's
 # notebook), and Table 2's rows from our run are the synthetic sequences'.
 # Each finding is a difference A − B per unit ((architecture, seed) pairs of the sequence's table), judged by its

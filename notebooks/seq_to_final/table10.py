@@ -106,7 +106,9 @@ print(format_ledger(ledger(claims_for("table10"))))
 # `paper_and_ours_heatmaps`) on one colour scale; its CSV holds both in the one results schema (`source` paper / ours,
 # `spread` = half-width of our 95 % t-interval over seeds); the Std dev rows are in the CSV, left out of the
 # heatmap whose colour scale is the accuracies'. Our Mean and Std dev rows are computed per
-# seed as the paper computes them from its rows (mean, population standard deviation), then averaged over seeds.
+# seed as the paper computes them from its rows (mean, population standard deviation), then averaged over seeds;
+# the study's `summary_rows` says which rows count in the side-tuning columns (full: the official script's
+# reading, a ConvNet's side runs in the -B columns only; mini and tiny, ConvNets only: every row in every column).
 # Under the paper's Mean row, `Mean (…)` is the mean of its printed values over the rows our run has (blank
 # where one of them prints `—`), so that our Mean row meets the paper's over the same rows.
 # Each finding is a difference A − B per unit ((architecture, seed) pairs), judged by its t-interval; the paper's value is the same difference on its printed

@@ -54,6 +54,7 @@ def test_torch_free_names_equal_the_methods_module():
     ("\nseeds:", "\nsedes:", "unknown parameter(s) ['sedes']"),
     ("  max_epochs:", "  max_epoch:", "unknown protocol key ['max_epoch']"),
     ("ablation_sequence: RCL", "ablation_sequence: Portraits", "ablation_sequence 'Portraits'"),
+    ("summary_rows: ConvNet in -1 and -B", "summary_rows: ConvNet only", "unknown summary_rows 'ConvNet only'"),
 ])
 def test_a_misspelt_key_is_a_one_line_error(tmp_path, old, new, message):
     text = study_path("mini").read_text()
@@ -72,7 +73,8 @@ def synthetic_frame() -> pd.DataFrame:
         ("Conv-2", 0): (0.7, 0.3, 0.5), ("Conv-2", 1): (0.9, 0.4, 0.6),
     }
     rows = [{"sequence": "CLR", "architecture": a, "seed": s, "column": m, "run": m, "accuracy": v,
-             "valid_accuracy": v, "tier": "mini", "sft_schedules": 3}
+             "valid_accuracy": v, "tier": "mini", "sft_schedules": 3,
+             "summary_rows": "ConvNet in -1 and -B"}
             for (a, s), accs in values.items() for m, v in zip(("Oracle", "Baseline", "FT"), accs)]
     return pd.DataFrame(rows)
 
@@ -91,6 +93,25 @@ def test_our_table_cells_and_summary_rows_are_the_papers_statistics_averaged_ove
     assert table.loc[("Conv-1", "FT"), "spread"] == pytest.approx(half, rel=1e-6)
     assert list(table.index.get_level_values("row").unique()) == ["Conv-1", "Conv-2", "Mean", "Std dev"]
     assert list(table.loc["Mean"].index) == ["Oracle", "Baseline", "FT"]
+
+
+@pytest.mark.parametrize("reading, st1_rows, stb_rows", [
+    ("ConvNet in -B only", ["Res-1"], ["Conv-1", "Res-1"]),  # the official script's
+    ("ConvNet in -1 and -B", ["Conv-1", "Res-1"], ["Conv-1", "Res-1"]),
+    ("printed rows", ["Conv-1", "Res-1"], ["Res-1"]),
+])
+def test_summary_rows_count_a_convnets_side_runs_by_the_reading(reading, st1_rows, stb_rows):
+    accuracy = {("Conv-1", "ST-1"): 0.2, ("Conv-1", "ST-B"): 0.2, ("Res-1", "ST-1"): 0.6, ("Res-1", "ST-B"): 0.8}
+    frame = pd.DataFrame([{"sequence": "CLR", "architecture": a, "seed": 0, "column": m, "run": m, "accuracy": v,
+                           "tier": "full", "sft_schedules": 3, "summary_rows": reading}
+                          for (a, m), v in accuracy.items()])
+    means = ours.our_table(frame, "table08").query("row == 'Mean'").set_index("method")["value"]
+    assert means["ST-1"] == pytest.approx(np.mean([accuracy[a, "ST-1"] for a in st1_rows]))
+    assert means["ST-B"] == pytest.approx(np.mean([accuracy[a, "ST-B"] for a in stb_rows]))
+
+
+def test_full_summarises_as_the_official_script():
+    assert StudySettings.load(study_path("full")).summary_rows == "ConvNet in -B only"
 
 
 def test_table02_is_our_mean_rows():
