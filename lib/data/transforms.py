@@ -13,8 +13,7 @@ from typing import Callable
 
 from torch import nn
 
-IMAGENET_MEAN = (0.485, 0.456, 0.406)
-IMAGENET_STD = (0.229, 0.224, 0.225)
+from .normalisation import IMAGENET_MEAN, IMAGENET_STD
 PREPROCESS = ("imagenet_default", "timm_config", "open_clip", "torchvision")
 
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from .portraits import PORTRAITS_POOL, PortraitsSpec, decade_counts
 from .sampler import DEFAULT_SEED, ImagePool, _split_pool, select_step, step_seeds
-from .sequence import ShiftSequence, Split
+from .sequence import INPUT_SCALINGS, ShiftSequence, Split
 
 FACES_POOL = "lfw_faces"
 FACES_CLASSES = ("non-face", "face")  # label = position; lfw_subset lists the 100 faces first
@@ -121,16 +121,17 @@ class FacesSpec:
     seed: int = DEFAULT_SEED
     pool: str = FACES_POOL
     subpopulation_reading: str = "code"
+    input_scaling: str = "raw"  # `sequence.INPUT_SCALINGS`
 
     @property
     def entries(self) -> tuple[str, ...]:
         return ("decade",) * (len(self.sizes) - 1)
 
     @classmethod
-    def scaled(cls, scale: float, image_size: int, seed: int = DEFAULT_SEED) -> FacesSpec:
+    def scaled(cls, scale: float, image_size: int, seed: int = DEFAULT_SEED, input_scaling: str = "raw") -> FacesSpec:
         """Portraits' decades at `scale` of Table 4's sizes."""
         sizes, test = decade_sizes(scale)
-        return cls(sizes, test, image_size, seed)
+        return cls(sizes, test, image_size, seed, input_scaling=input_scaling)
 
     def open(self) -> None:
         """Read the pool (embedded: nothing can be missing; a pool too small for the sizes fails when drawn)."""
@@ -155,11 +156,13 @@ class FacesSpec:
 
 PORTRAITS_SEQUENCE = "portraits"  # the sequence name of Table 13 / Fig. 15 in the study and analysis settings
 DECADE_POOLS = (FACES_POOL, PORTRAITS_POOL)
-DECADE_KEYS = ("pool", "scale", "image_size")  # a settings file's `portraits` block (the study's adds more)
+# A settings file's `portraits` block (the study's adds more).
+DECADE_KEYS = ("pool", "scale", "image_size", "input_scaling")
 
 
-def check_decades(block: dict, keys: tuple[str, ...] = DECADE_KEYS) -> None:
-    """A settings file's `portraits` block: exactly `keys`, a known pool, and the real decades unscaled."""
+def check_decades(block: dict, protocol: dict, keys: tuple[str, ...] = DECADE_KEYS) -> None:
+    """A settings file's `portraits` block: exactly `keys`, a known pool, the real decades unscaled, and a known
+    input scaling; App. A.2's augmentation (`protocol`) works on 0-255 images, so only with "raw" inputs."""
     if not isinstance(block, dict) or set(block) != set(keys):
         got = sorted(block) if isinstance(block, dict) else block
         raise ValueError(f"portraits must hold exactly the keys {list(keys)}, got {got}")
@@ -167,10 +170,15 @@ def check_decades(block: dict, keys: tuple[str, ...] = DECADE_KEYS) -> None:
         raise ValueError(f"portraits pool must be one of {list(DECADE_POOLS)}, got {block['pool']!r}")
     if block["pool"] == PORTRAITS_POOL and (block["scale"] != 1 or block["image_size"] != 32):
         raise ValueError("the real Portraits decades run at scale 1 and 32 px (the code's Resize((32, 32)))")
+    if block["input_scaling"] not in INPUT_SCALINGS:
+        raise ValueError(f"portraits input_scaling must be one of {list(INPUT_SCALINGS)}, "
+                         f"got {block['input_scaling']!r}")
+    if protocol.get("augmentation", "none") != "none" and block["input_scaling"] != "raw":
+        raise ValueError("protocol augmentation 'paper' augments 0-255 images: set portraits input_scaling to 'raw'")
 
 
 def decade_spec(block: dict, seed: int) -> FacesSpec | PortraitsSpec:
     """The sequence a `portraits` block names: the stand-in at its scale and size, or the real decades."""
     if block["pool"] == PORTRAITS_POOL:
-        return PortraitsSpec(int(block["image_size"]), seed)
-    return FacesSpec.scaled(float(block["scale"]), int(block["image_size"]), seed)
+        return PortraitsSpec(int(block["image_size"]), seed, input_scaling=block["input_scaling"])
+    return FacesSpec.scaled(float(block["scale"]), int(block["image_size"]), seed, block["input_scaling"])

@@ -31,7 +31,7 @@ from ..findings import Finding, Findings, mean_interval
 from ..params import ParamsError, SettingsFile
 from ..store import RunContext, StoredRuns, precompute_study
 from .sampler import SEQUENCES, variable_length_sizes
-from .sequence import POOLS, SequenceSpec, pool_error, synthetic_spec, variable_length_spec
+from .sequence import POOLS, SequenceSpec, pool_error, scaling_config, synthetic_spec, variable_length_spec
 from .faces import PORTRAITS_SEQUENCE, check_decades, decade_spec
 from .study import PROTOCOL_KEYS, SUBPOPULATION_SEQUENCES, VARIABLE_PREFIX, protocol_settings
 from .tables import ARCHITECTURES, PAPER
@@ -57,7 +57,8 @@ class GeometrySettings(SettingsFile):
     the synthetic sequences), `test_size`, `image_size`, `variable_length_scale` (Table 3's sizes times it
     for `rotation_<n>`), `data_seed`; `seeds`: training seeds; `protocol`: fields of `methods.Settings`
     that differ from the official defaults (`joint` as {lr, weight_decay, dropout}); `portraits`: the sequence
-    `portraits` (Fig. 15) as {pool, scale, image_size} (`faces.decade_spec`: the real decades or the stand-in).
+    `portraits` (Fig. 15) as {pool, scale, image_size, input_scaling} (`faces.decade_spec`: the real decades or the
+    stand-in; `sequence.INPUT_SCALINGS`).
     Paths: `path_runs` maps a sequence to its architectures, `path_methods` (of `TRAJECTORY_METHODS`),
     `path_points` evenly spaced s in [0, 1] (the paper's 101), `batchnorms`: the BatchNorm readings of the
     paths (`interpolation_paths`), each drawn, the first solid and the one the findings judge, the others dashed.
@@ -116,7 +117,7 @@ class GeometrySettings(SettingsFile):
         if self.path_points < 2:
             raise ParamsError(f"{path}: path_points must be at least 2 (the two endpoints), got {self.path_points}")
         try:
-            check_decades(self.portraits)
+            check_decades(self.portraits, self.protocol)
             [self.spec(name) for name in sequences]
         except (TypeError, ValueError, KeyError) as error:
             raise ParamsError(f"{path}: {error}") from None
@@ -171,7 +172,7 @@ class GeometryStudy(StoredRuns):
         return {"study": f"{PAPER}_geometry", "analysis": analysis, "sequence": sequence, "pool": spec.pool,
                 "entries": list(spec.entries), "sizes": list(spec.sizes), "test_size": spec.test_size,
                 "image_size": spec.image_size, "data_seed": spec.seed, "architecture": architecture, "seed": seed,
-                "protocol": self.settings.protocol, **extra}
+                "protocol": self.settings.protocol, **scaling_config(spec), **extra}
 
     def jobs(self) -> list[tuple[dict[str, Any], Any]]:
         """`(config, compute)` of every run, per seed the path runs, then the regularisation run; stored runs

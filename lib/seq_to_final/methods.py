@@ -1,6 +1,7 @@
 """The 18 methods of Seq-to-Final's Table 1 as the official code runs them, on a drawn sequence's tensors.
 
-Training (`fit`, the official `fit_single_model`): raw 0-255 inputs without augmentation
+Training (`fit`, the official `fit_single_model`): inputs scaled as the sequence's spec says (`to_tensors`: raw
+0-255 for the synthetic sequences, the loader's Normalize for Portraits) without augmentation
 (`Settings.augmentation="none"`; "paper" applies App. A.2's flips, crops and small rotations); Adam at a constant lr with Adam's own weight decay
 off and an explicit `wd · Σ w²` over the conv and linear parameters (BatchNorm excluded, no ½) added to
 the mean cross-entropy; dropout after the stem and every block; batches of 100; at most 100 epochs;
@@ -140,14 +141,16 @@ class SequenceTensors:
         return len(self.train) - 1
 
 
-def _tensors(split: Split) -> Data:
-    return torch.from_numpy(as_inputs(split.images)), torch.from_numpy(split.labels.astype(np.int64))
+def _tensors(split: Split, scaling: str) -> Data:
+    return torch.from_numpy(as_inputs(split.images, scaling)), torch.from_numpy(split.labels.astype(np.int64))
 
 
 def to_tensors(sequence: ShiftSequence) -> SequenceTensors:
-    return SequenceTensors(tuple(_tensors(s) for s in sequence.steps_of("train")),
-                           tuple(_tensors(s) for s in sequence.steps_of("valid")),
-                           _tensors(sequence.final("test")), sequence.num_classes)
+    """The sequence's splits as tensors, its images scaled as its spec's `input_scaling` says."""
+    scaling = sequence.spec.input_scaling
+    return SequenceTensors(tuple(_tensors(s, scaling) for s in sequence.steps_of("train")),
+                           tuple(_tensors(s, scaling) for s in sequence.steps_of("valid")),
+                           _tensors(sequence.final("test"), scaling), sequence.num_classes)
 
 
 def concatenate(parts: Sequence[Data]) -> Data:

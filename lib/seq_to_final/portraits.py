@@ -12,8 +12,8 @@ counts, `test_size`), and `open` / `build` as the study calls them (`sequence.op
 the full tier's study runs Portraits as its Table 13 sequence; without the archive it stops at `open`, before
 any compute. The small tiers run the stand-in of `lib.seq_to_final.faces` instead.
 
-Not yet here: the code's input scaling for Portraits (ToTensor's [0, 1] then Normalize with 255 x the
-ImageNet statistics, pitfall P20); `sequence.as_inputs` feeds raw 0-255 as for CIFAR.
+The code's input scaling (ToTensor's [0, 1], then Normalize with 255 x the ImageNet statistics, pitfall P20)
+is the spec's default `input_scaling`, "imagenet_255"; "raw" feeds 0-255 as for CIFAR (`sequence.as_inputs`).
 """
 
 from __future__ import annotations
@@ -43,12 +43,14 @@ def decade_counts() -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class PortraitsSpec:
-    """The Portraits sequence: image side (the code's 32) and the split seed (the code's 1007)."""
+    """The Portraits sequence: image side (the code's 32), the split seed (the code's 1007) and the input scaling
+    (the code's)."""
 
     image_size: int = 32
     seed: int = DEFAULT_SEED
     pool: str = PORTRAITS_POOL
     subpopulation_reading: str = "code"
+    input_scaling: str = "imagenet_255"  # the code's Normalize (`sequence.INPUT_SCALINGS`)
 
     @property
     def entries(self) -> tuple[str, ...]:

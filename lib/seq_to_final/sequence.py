@@ -19,8 +19,12 @@ holds the same pool images as the baseline's; its order and (for sequences with 
 draws differ, since the final step's random stream runs through a larger training split first. Per-item
 frames therefore carry the test items' `pool_index` (`test_pool_indices`) for matching.
 
-Inputs enter the networks as raw 0-255 floats, channels first (`as_inputs`), as the code feeds them
-(its Normalize/augmentation transforms are bypassed; `shifts.augment` holds the paper's reading).
+Inputs enter the networks as floats, channels first (`as_inputs`), scaled as the spec's `input_scaling` names
+(`INPUT_SCALINGS`): "raw", 0-255 as the code feeds the synthetic sequences (its Normalize/augmentation
+transforms are bypassed; `shifts.augment` holds the paper's reading), or "imagenet_255", as the code's
+Portraits loader scales its decades (ToTensor's [0, 1], then Normalize with 255 x ImageNet's mean and standard
+deviation: each channel's inputs within 1 / (255 std) of -mean / std, i.e. near -2.12, -2.04 and -1.80, each
+spanning under 0.02; pitfall P20).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..data.normalisation import IMAGENET_MEAN, IMAGENET_STD
 from .pools import cifar10_pool, cifar100_superclass_pool
 from .sampler import (DEFAULT_SEED, SEQUENCES, ImagePool, build_sequence, digits_pool,
                       digits_subpopulation_pool, variable_length_entries, variable_length_sizes)
@@ -71,7 +76,8 @@ def pool_error(name: str) -> str:
 class SequenceSpec:
     """What to draw: the pool, the target steps' shift entries (e.g. `SEQUENCES["CLR"]`), the
     train+validation size of every step (source first), the final step's test size, the image size, the
-    seed (the code's default 1007) and the sub-population reading (`shifts.subpopulation_counts`)."""
+    seed (the code's default 1007), the sub-population reading (`shifts.subpopulation_counts`) and the input
+    scaling (`INPUT_SCALINGS`)."""
 
     pool: str
     entries: tuple[str, ...]
@@ -80,6 +86,7 @@ class SequenceSpec:
     image_size: int = 32
     seed: int = DEFAULT_SEED
     subpopulation_reading: str = "code"
+    input_scaling: str = "raw"  # the code's for the synthetic sequences
 
     def __post_init__(self) -> None:
         if self.pool not in POOLS:
@@ -200,6 +207,20 @@ def open_pools(specs: Iterable[SequenceSpec | DecadeSpec]) -> None:
             spec.open()
 
 
-def as_inputs(images: np.ndarray) -> np.ndarray:
-    """uint8 (N, H, W, 3) images as the networks' float32 (N, 3, H, W) inputs on 0-255 (no normalisation)."""
-    return np.ascontiguousarray(images.transpose(0, 3, 1, 2), dtype=np.float32)
+# Input scalings, name -> per-channel (offset, divisor) on 0-255 values: input = (value - offset) / divisor.
+# "imagenet_255" is (value / 255 - 255 mean) / (255 std), the Portraits loader's Normalize on ToTensor's output.
+INPUT_SCALINGS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
+    "raw": ((0.0, 0.0, 0.0), (1.0, 1.0, 1.0)),
+    "imagenet_255": (tuple(255 * 255 * m for m in IMAGENET_MEAN), tuple(255 * 255 * s for s in IMAGENET_STD)),
+}
+
+
+def scaling_config(spec: SequenceSpec | DecadeSpec) -> dict[str, str]:
+    """A run configuration's input-scaling entry: none for "raw" (the store keys of runs from before the option)."""
+    return {} if spec.input_scaling == "raw" else {"input_scaling": spec.input_scaling}
+
+
+def as_inputs(images: np.ndarray, scaling: str = "raw") -> np.ndarray:
+    """uint8 (N, H, W, 3) images as the networks' float32 (N, 3, H, W) inputs under an `INPUT_SCALINGS` name."""
+    offset, divisor = (np.asarray(v, np.float32).reshape(1, 3, 1, 1) for v in INPUT_SCALINGS[scaling])
+    return np.ascontiguousarray((images.transpose(0, 3, 1, 2).astype(np.float32) - offset) / divisor)

@@ -33,9 +33,10 @@ import pandas as pd
 
 from ..params import ParamsError, SettingsFile
 from ..store import StoredRuns
-from .faces import PORTRAITS_SEQUENCE, check_decades, decade_spec
+from .faces import DECADE_KEYS, PORTRAITS_SEQUENCE, check_decades, decade_spec
 from .sampler import SEQUENCES
-from .sequence import POOLS, SequenceSpec, open_pools, pool_error, synthetic_spec, variable_length_spec
+from .sequence import (POOLS, SequenceSpec, open_pools, pool_error, scaling_config, synthetic_spec,
+                       variable_length_spec)
 from .summaries import ROW_READINGS
 from .tables import ARCHITECTURES, METHODS, PAPER
 
@@ -58,7 +59,7 @@ PROTOCOL_KEYS: tuple[str, ...] = (
     "lrs", "weight_decays", "dropouts", "max_epochs", "patience", "batch_size", "irm_penalty", "joint",
     "final_loss_weight", "adjacent_grid", "ewc_grid", "ewc_fisher", "linear_decays", "exponential_decays",
     "pretrain_includes_final", "side_stem_head_init", "augmentation", "device")
-PORTRAITS_KEYS = ("pool", "scale", "image_size", "architectures", "methods")  # the `portraits` block
+PORTRAITS_KEYS = (*DECADE_KEYS, "architectures", "methods")  # the `portraits` block
 
 
 
@@ -95,7 +96,8 @@ class StudySettings(SettingsFile):
     Mean and Std dev rows of Tables 8-14 average in the side-tuning columns (`summaries.ROW_READINGS`; the
     official script's is "ConvNet in -B only"); `portraits`: Table 13's
     sequence as {pool (`lfw_faces`, the stand-in, or `portraits`), scale (of Table 4's sizes), image_size,
-    architectures, methods} (no architectures: not run; no Oracle, which Table 13 does not print)."""
+    input_scaling (`sequence.INPUT_SCALINGS`), architectures, methods} (no architectures: not run; no Oracle,
+    which Table 13 does not print)."""
 
     pool: str
     subpopulation_pool: str
@@ -121,7 +123,7 @@ class StudySettings(SettingsFile):
     def validate(self, path: Path | str) -> None:
         """Check every name against what the code knows, before any compute."""
         try:
-            check_decades(self.portraits, PORTRAITS_KEYS)
+            check_decades(self.portraits, self.protocol, PORTRAITS_KEYS)
         except ValueError as error:
             raise ParamsError(f"{path}: {error}") from None
         checks = [
@@ -223,6 +225,7 @@ class Study(StoredRuns):
                 "sizes": list(spec.sizes), "test_size": spec.test_size, "image_size": spec.image_size,
                 "data_seed": spec.seed, "subpopulation_reading": spec.subpopulation_reading,
                 "architecture": architecture, "method": method, "seed": seed, "protocol": self.settings.protocol,
+                **scaling_config(spec),
                 **({"revision": METHOD_REVISIONS[method]} if method in METHOD_REVISIONS else {})}
 
     def jobs(self) -> list[tuple[dict[str, Any], Callable[[], pd.DataFrame]]]:

@@ -111,7 +111,10 @@ print(format_ledger(ledger(claims_for("table13"))))
 # than gender, and it is far easier (the baseline alone is near .9). It can say whether, on a gradual drift with
 # a small final step, methods that ignore the sequence do as well as those that use it, and whether the joint
 # model falls behind sequential fine-tuning; it cannot say anything about real yearbook photographs. At `full`
-# the same code runs the real Portraits decades (`lib.seq_to_final.portraits`, needs the archive on disk).
+# the same code runs the real Portraits decades (`lib.seq_to_final.portraits`, needs the archive on disk), their
+# inputs scaled as the official loader scales them (`input_scaling: imagenet_255`: ToTensor, then Normalize with
+# 255 × ImageNet's mean and standard deviation, so each channel's inputs lie within .02 of about −2); the
+# stand-in's are fed 0–255, as the synthetic sequences' (`input_scaling: raw`).
 
 # %%
 from lib.findings import markdown
@@ -120,7 +123,7 @@ from lib.seq_to_final.ours import cells_text, our_table, our_panel, run_study
 from lib.seq_to_final.study import StudySettings
 
 portraits = StudySettings.load(study_params).portraits
-print({key: portraits[key] for key in ("pool", "scale", "image_size")})
+print({key: portraits[key] for key in ("pool", "scale", "image_size", "input_scaling")})
 fig, data = draw_faces_decades(portraits["image_size"])
 save_figure(fig, data, output_dir, "table13_standin")
 plt.show()

@@ -104,6 +104,7 @@ def test_the_study_runs_portraits_on_its_own_architectures_and_methods():
     ("  architectures: [Conv-1]\n  methods: [Baseline", "  architectures: [Conv-9]\n  methods: [Baseline",
      "unknown architecture"),
     ("  pool: lfw_faces\n", "  pool: portraits\n", "the real Portraits decades run at scale 1"),
+    ("  input_scaling: raw", "  input_scaling: imagenet", "portraits input_scaling must be one of"),
 ])
 def test_the_portraits_block_is_read_strictly(tmp_path, old, new, message):
     text = open(TINY).read()
@@ -113,6 +114,33 @@ def test_the_portraits_block_is_read_strictly(tmp_path, old, new, message):
     with pytest.raises(ParamsError, match=message) as error:
         StudySettings.load(path)
     assert "\n" not in str(error.value)
+
+
+def test_the_papers_augmentation_needs_raw_portraits_inputs(tmp_path):
+    path = tmp_path / "study.yaml"
+    augment = ("protocol:\n", "protocol:\n  augmentation: paper\n")
+    scale = ("  input_scaling: raw", "  input_scaling: imagenet_255")
+    augmented, scaled = (open(TINY).read().replace(old, new, 1) for old, new in (augment, scale))
+    for text in (augmented, scaled):  # either alone loads
+        path.write_text(text)
+        StudySettings.load(path)
+    path.write_text(scaled.replace(*augment, 1))
+    with pytest.raises(ParamsError, match="augmentation 'paper' augments 0-255 images") as error:
+        StudySettings.load(path)
+    assert "\n" not in str(error.value)
+
+
+def test_the_scaled_decades_are_their_own_runs_and_reach_the_networks_scaled(tmp_path):
+    from lib.seq_to_final.methods import to_tensors
+
+    settings = StudySettings.load(TINY)
+    scaled = replace(settings, portraits={**settings.portraits, "input_scaling": "imagenet_255"})
+    raw_spec, scaled_spec = (s.specs()[PORTRAITS_SEQUENCE] for s in (settings, scaled))
+    configs = [Study(s, tmp_path).run_config(PORTRAITS_SEQUENCE, spec, "Conv-1", "FT", 0)
+               for s, spec in ((settings, raw_spec), (scaled, scaled_spec))]
+    assert "input_scaling" not in configs[0] and configs[1]["input_scaling"] == "imagenet_255"
+    raw_inputs, scaled_inputs = (to_tensors(build(spec)).test[0] for spec in (raw_spec, scaled_spec))
+    assert raw_inputs.max() > 100 and scaled_inputs.max() < -1.7
 
 
 def test_full_runs_the_real_decades_and_stops_on_the_missing_archive_before_compute(tmp_path, monkeypatch):

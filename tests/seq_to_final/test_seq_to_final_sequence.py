@@ -97,3 +97,22 @@ def test_inputs_are_raw_channel_first_floats(clr):
     inputs = as_inputs(images)
     assert inputs.shape == (50, 3, 8, 8) and inputs.dtype == np.float32
     np.testing.assert_array_equal(inputs[3, 0], images[3, :, :, 0])
+
+
+def test_portraits_scaling_is_the_official_totensor_then_normalize_with_255_times_imagenet_statistics():
+    from torchvision import transforms
+
+    from lib.data.normalisation import IMAGENET_MEAN, IMAGENET_STD
+
+    images = np.random.RandomState(0).randint(0, 256, (2, 6, 5, 3), dtype=np.uint8)
+    official = transforms.Compose([transforms.ToTensor(), transforms.Normalize([255 * m for m in IMAGENET_MEAN],
+                                                                               [255 * s for s in IMAGENET_STD])])
+    expected = np.stack([official(image).numpy() for image in images])
+    inputs = as_inputs(images, "imagenet_255")
+    np.testing.assert_allclose(inputs, expected, rtol=0, atol=1e-6)
+    mean, std = np.array(IMAGENET_MEAN), np.array(IMAGENET_STD)
+    per_channel = inputs.transpose(1, 0, 2, 3).reshape(3, -1)  # the quirk: within 1 / (255 std) of -mean / std
+    assert (per_channel.min(1) >= -mean / std - 1e-6).all()
+    assert (per_channel.max(1) <= (1 / 255 - mean) / std + 1e-6).all()
+    with pytest.raises(KeyError):
+        as_inputs(images, "imagenet")
