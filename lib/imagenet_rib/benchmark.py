@@ -343,8 +343,8 @@ class Benchmark(StoredRuns):
         datasets or weights stop the run here, before any compute."""
         methods = [m for m in self.s.methods if m in TRAINED] + [m for m in self.s.methods if m in POST_HOC]
         plan = {
-            (regime, seed): [self._run_config(regime, seed, PRETRAINED, "")]
-            + [self._run_config(regime, seed, m, name) for m in methods for name in self.finetune_datasets]
+            (regime, seed): [self.run_config(regime, seed, PRETRAINED, "")]
+            + [self.run_config(regime, seed, m, name) for m in methods for name in self.finetune_datasets]
             for regime in self.s.regimes for seed in self.s.seeds
         }
         todo = sum(not self.store.has(config) for configs in plan.values() for config in configs)
@@ -369,7 +369,7 @@ class Benchmark(StoredRuns):
         """One run's per-item predictions, computed by the runner."""
         return self.runner.compute(config, model)
 
-    def _run_config(self, regime: str, seed: int, method: str, name: str) -> dict:
+    def run_config(self, regime: str, seed: int, method: str, name: str) -> dict:
         """What determines a run's predictions (its store key; also the key of its cached weights)."""
         s = self.s
         config = {"benchmark": PAPER, "source": s.source, "regime": regime, "seed": seed, "suite": s.suite}

@@ -328,21 +328,33 @@ def _regime_cka_panel(bench: Benchmark, chosen: CKASettings, *_: str) -> tuple[p
     return data, fig, Findings([large_data_gap(data), depth_gap(data)])
 
 
+EPOCH_CKA_COLUMNS = ["block", "component", "cka", "dataset", "epoch"]  # one stored row of Fig. 14's run
+
+
 def _epoch_cka_panel(bench: Benchmark, chosen: CKASettings, *_: str) -> tuple[pd.DataFrame, Figure, Findings]:
     """Fig. 14: Fig. 7's CKA after every epoch of FT, each regime's FT trained again with the CKA hook (its last
-    epoch is Fig. 7's model: the same seeded run)."""
-    from .representation_measures import CKAEveryEpoch
-
+    epoch is Fig. 7's model: the same seeded run). One stored run per regime (the FT run's configuration and what
+    is measured), so a re-run reads back the regimes a killed one finished."""
     seed, frames = bench.s.seeds[0], []
     for regime in bench.s.regimes:
-        pretrained = bench.runner.pretrained(regime, seed)
-        hook = CKAEveryEpoch(pretrained, _samples(bench, chosen, regime, pretrained), bench.s.device)
-        bench.runner.trained_afresh("FT", regime, seed, chosen.finetune_dataset, hook)
-        frames += [frame.assign(regime=regime, method="FT") for frame in hook.frames]
+        config = bench.run_config(regime, seed, "FT", chosen.finetune_dataset) | {
+            "analysis": "cka_every_epoch", "datasets": chosen.datasets, "images": chosen.images}
+        rows = bench.store.run(config, lambda: _epoch_cka(bench, chosen, regime, seed), bench.context)
+        frames.append(rows[EPOCH_CKA_COLUMNS].assign(regime=regime, method="FT"))
     data = pd.concat(frames, ignore_index=True)
     fig = draw_cka(data, chosen.datasets, _title(chosen, seed, "FT after each epoch"))
     last = data[data["epoch"] == data["epoch"].max()]
     return data, fig, Findings([epoch_drift(data), large_data_gap(last)])
+
+
+def _epoch_cka(bench: Benchmark, chosen: CKASettings, regime: str, seed: int) -> pd.DataFrame:
+    """`regime`'s FT trained again with the CKA hook: the CKA rows of every epoch (`EPOCH_CKA_COLUMNS`)."""
+    from .representation_measures import CKAEveryEpoch
+
+    pretrained = bench.runner.pretrained(regime, seed)
+    hook = CKAEveryEpoch(pretrained, _samples(bench, chosen, regime, pretrained), bench.s.device)
+    bench.runner.trained_afresh("FT", regime, seed, chosen.finetune_dataset, hook)
+    return pd.concat(hook.frames, ignore_index=True)[EPOCH_CKA_COLUMNS]
 
 
 def _dataset_distance_panel(bench: Benchmark, chosen: DistanceSettings, *_: str) -> tuple[pd.DataFrame, Figure, Findings]:

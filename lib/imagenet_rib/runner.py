@@ -50,7 +50,7 @@ class BenchmarkRunner:
 
     def __init__(self, bench: Benchmark) -> None:
         self.s, self.weights_dir, self.finetune_datasets = bench.s, bench.weights_dir, bench.finetune_datasets
-        self._run_config, self._ingredients = bench._run_config, bench._ingredients
+        self.run_config, self._ingredients = bench.run_config, bench._ingredients
 
     @functools.cached_property
     def suite(self) -> Suite:
@@ -72,7 +72,7 @@ class BenchmarkRunner:
         hook = self._epoch_hook(name, suite, seed)
         trained = self._train(method, regime, seed, name, pretrained, suite, hook)
         if method in self._ingredients:  # kept for WiSE-FT and the soup
-            self._store_weights(self._run_config(regime, seed, method, name), trained)
+            self._store_weights(self.run_config(regime, seed, method, name), trained)
         if isinstance(hook, EveryEpoch):
             return pd.concat(hook.frames, ignore_index=True)
         frame = self._evaluate(trained, suite)
@@ -195,7 +195,7 @@ class BenchmarkRunner:
         self, method: str, regime: str, seed: int, name: str, pretrained: nn.Module, suite: Suite
     ) -> dict[str, torch.Tensor]:
         """A trained method's weights, cached under the key of its run."""
-        config = self._run_config(regime, seed, method, name)
+        config = self.run_config(regime, seed, method, name)
         return self._cached(config, lambda: self._train(method, regime, seed, name, pretrained, suite))
 
     def _train(self, method: str, regime: str, seed: int, name: str, pretrained: nn.Module, suite: Suite,
@@ -220,7 +220,7 @@ class BenchmarkRunner:
         dataset `head`'s own classes, if any), computed once and cached beside the weights: it does not
         depend on the fine-tuning set, so the suite's EWC runs share it."""
         compute = fisher_from(suite.fisher_batches(settings.ewc_fisher_images, config.batch_size, seed), settings, config)
-        spec = self._run_config(regime, seed, PRETRAINED, "") | {
+        spec = self.run_config(regime, seed, PRETRAINED, "") | {
             "fisher": {"labels": settings.ewc_fisher_labels, "images": settings.ewc_fisher_images,
                        "batch_size": config.batch_size}, "head": head}
         return lambda model: self._cached_tensors(spec, lambda: {n: f.cpu() for n, f in compute(model).items()})

@@ -42,7 +42,9 @@ logging.getLogger("lib").setLevel(logging.WARNING)
 # with a hook (`representation_measures.CKAEveryEpoch`) that measures, after each epoch, the CKA per block
 # and component between the pretrained model and the model so far, on a seeded sample of
 # `analysis.images` images of each dataset in `analysis.datasets`. The run is seeded as the benchmark's FT
-# run is, so its last epoch is Figure 7's model (a test checks that the two CKAs agree). Drawn by Figure
+# run is, so its last epoch is Figure 7's model (a test checks that the two CKAs agree). Each regime's rows are
+# one stored run (keyed by that FT run's configuration and what is measured): a re-run reads them back, and a
+# killed run resumes at the regimes it had not finished. Drawn by Figure
 # 7's function (`representations.draw_cka`), later epochs in darker shades of each regime's colour as in
 # the paper. Full tier: the paper's ViT-B/16 models fine-tuned on ImageNet-R, CKA on ImageNet-R,
 # ImageNet-1K val and ImageNet-A. Mini: the stand-in ViT under our two regimes, 5 epochs on `digits_edges`

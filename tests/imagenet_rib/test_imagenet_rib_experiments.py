@@ -120,9 +120,9 @@ def test_variants_share_runs_where_only_other_methods_settings_differ(tmp_path):
     base, experiments = load_experiments("params/tiny/imagenet_rib/experiments.yaml")
     (_, main), = experiments["main"].variants(base, "x")
     sweep = experiments["wise_alpha"].variants(base, "x")
-    configs = [Benchmark(s, tmp_path)._run_config("clean", 0, "FT", "digits_inverted") for _, s in sweep]
-    assert all(c == Benchmark(main, tmp_path)._run_config("clean", 0, "FT", "digits_inverted") for c in configs)
-    wise = [Benchmark(s, tmp_path)._run_config("clean", 0, "WiSE-FT", "digits_inverted") for _, s in sweep]
+    configs = [Benchmark(s, tmp_path).run_config("clean", 0, "FT", "digits_inverted") for _, s in sweep]
+    assert all(c == Benchmark(main, tmp_path).run_config("clean", 0, "FT", "digits_inverted") for c in configs)
+    wise = [Benchmark(s, tmp_path).run_config("clean", 0, "WiSE-FT", "digits_inverted") for _, s in sweep]
     assert len({str(c["method_settings"]) for c in wise}) == len(sweep)
 
 
@@ -132,7 +132,7 @@ def test_a_sweep_value_restating_a_default_is_the_benchmark_itself(tmp_path):
     decays = dict(experiments["weight_decay"].variants(base, "x"))
     assert "weight_decay" not in base["finetune"] and 0.0 in decays
     def config(settings):
-        return Benchmark(settings, tmp_path)._run_config("augmented", 0, "FT", "digits_inverted")
+        return Benchmark(settings, tmp_path).run_config("augmented", 0, "FT", "digits_inverted")
     assert config(decays[0.0]) == config(main)  # TrainConfig's default: main's FT run, computed once
     assert config(decays[0.0001])["finetune"]["weight_decay"] == 0.0001
     assert with_value({"finetune": {}}, "finetune.weight_decay", 0, "x") == {"finetune": {"weight_decay": 0}}  # an int

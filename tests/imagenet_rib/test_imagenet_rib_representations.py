@@ -241,7 +241,7 @@ def registry_params(fake_root, tmp_path, monkeypatch, weights_here) -> str:
     return str(path)
 
 
-def test_registry_cka_panels(registry_params, tmp_path):
+def test_registry_cka_panels(registry_params, tmp_path, monkeypatch):
     analysis = {"finetune_dataset": "imagenet_r", "datasets": ["imagenet_r", "imagenet_val", "imagenet_a"], "images": 6}
     data, _, finding = our_representation_panel("figure07", registry_params, str(tmp_path / "results"), analysis)
     assert set(data["dataset"]) == set(analysis["datasets"]) and set(data["block"]) == {0, 1}
@@ -255,6 +255,10 @@ def test_registry_cka_panels(registry_params, tmp_path):
     keys = ["regime", "dataset", "block", "component"]
     both = data.merge(epochs, on=keys, suffixes=("", " after each epoch"))
     assert len(both) == len(data) and np.allclose(both["cka"], both["cka after each epoch"], atol=1e-6)
+    # Fig. 14's run is stored per regime: a re-run reads it back without training
+    monkeypatch.setattr("lib.imagenet_rib.runner.BenchmarkRunner.trained_afresh", lambda *args: pytest.fail("trained"))
+    again, _, _ = our_representation_panel("figure14", registry_params, str(tmp_path / "results"), analysis)
+    pd.testing.assert_frame_equal(again, epochs)
 
 
 def test_registry_distance_panels(registry_params, tmp_path):
