@@ -298,6 +298,18 @@ class BenchmarkSettings:
     def training_split(self) -> TrainingSplit:
         return TrainingSplit(self.images_per_class, self.validation_fraction)
 
+    @property
+    def reference_dataset(self) -> str:
+        """The pretraining dataset's evaluation set (backward transfer)."""
+        return self.pretrain_domain if self.source == "embedded" else self.reference
+
+    @property
+    def finetuned_on(self) -> list[str]:
+        """The datasets the models are fine-tuned on: `finetune_datasets`, or the suite's (registry: all but ObjectNet)."""
+        if self.finetune_datasets:
+            return list(self.finetune_datasets)
+        return list(self.suite) if self.source == "embedded" else registry_finetune_datasets(self.suite)
+
     def config(self, block: str, seed: int, **overrides) -> TrainConfig:
         return TrainConfig(**{"device": self.device, **getattr(self, block), "seed": seed, **overrides})
 
@@ -322,14 +334,12 @@ class Benchmark(StoredRuns):
     @property
     def reference(self) -> str:
         """The pretraining dataset's evaluation set (backward transfer)."""
-        return self.s.pretrain_domain if self.s.source == "embedded" else self.s.reference
+        return self.s.reference_dataset
 
     @property
     def finetune_datasets(self) -> list[str]:
-        """The datasets the models are fine-tuned on: `finetune_datasets`, or the suite's (registry: all but ObjectNet)."""
-        if self.s.finetune_datasets:
-            return list(self.s.finetune_datasets)
-        return list(self.s.suite) if self.s.source == "embedded" else registry_finetune_datasets(self.s.suite)
+        """The datasets the models are fine-tuned on (`BenchmarkSettings.finetuned_on`)."""
+        return self.s.finetuned_on
 
     # -- runs ------------------------------------------------------------------------------------
     def run_accuracies(self) -> pd.DataFrame:
@@ -411,6 +421,33 @@ def accuracies(runs: pd.DataFrame) -> pd.DataFrame:
     return (100.0 * per_part.groupby(level=keys, sort=False, dropna=False).mean()).rename("accuracy").reset_index()
 
 
+def _accuracy_lookup(acc: pd.DataFrame) -> dict:
+    """accuracy[(regime, seed)][method][finetune_dataset][eval_dataset], read once (the pretrained model's under
+    finetune_dataset ""); methods in order of first appearance, as the rows are."""
+    accuracy: dict = {}
+    columns = ["regime", "seed", "method", "finetune_dataset", "eval_dataset", "accuracy"]
+    for regime, seed, method, tuned, evaluated, value in acc[columns].itertuples(index=False, name=None):
+        key = "" if method == PRETRAINED else tuned
+        accuracy.setdefault((regime, seed), {}).setdefault(method, {}).setdefault(key, {})[evaluated] = value
+    return accuracy
+
+
+def finetune_terms(acc: pd.DataFrame, suite: list[str], reference: str, finetune_datasets: list[str]) -> pd.DataFrame:
+    """Per regime, seed, method and fine-tuning dataset i (runs evaluated once, not per epoch): `RI` (RI_i, Eq. 1),
+    `backward transfer` and `accuracy on the fine-tuning set` of the model fine-tuned on i, the terms whose means
+    over the fine-tuning datasets are `robustness_table`'s mRI, backward transfer and accuracy on the fine-tuning
+    set (a bootstrap over fine-tuning datasets resamples them)."""
+    rows = []
+    for (regime, seed), methods in _accuracy_lookup(acc).items():
+        pre = methods.get(PRETRAINED, {}).get("", {})
+        rows += [{"regime": regime, "seed": seed, "method": method, "finetune_dataset": name,
+                  "RI": robustness_improvement(tuned[name], pre, name, suite),
+                  "backward transfer": backward_transfer({name: tuned[name]}, pre, reference),
+                  "accuracy on the fine-tuning set": tuned[name][name]}
+                 for method, tuned in methods.items() if method != PRETRAINED for name in finetune_datasets]
+    return pd.DataFrame(rows)
+
+
 def robustness_table(
     acc: pd.DataFrame, suite: list[str], reference: str, finetune_datasets: list[str] | None = None
 ) -> pd.DataFrame:
@@ -425,16 +462,9 @@ def robustness_table(
     if "epoch" in acc and acc["epoch"].notna().any():
         table = per_value(acc, "epoch", lambda part: robustness_table(part, suite, reference, finetune_datasets))
         return table.astype({"epoch": int})
-    # accuracy[(regime, seed)][method][finetune_dataset][eval_dataset], read once (the pretrained model's
-    # under finetune_dataset ""); methods in order of first appearance, as the rows are
-    accuracy: dict = {}
-    columns = ["regime", "seed", "method", "finetune_dataset", "eval_dataset", "accuracy"]
-    for regime, seed, method, tuned, evaluated, value in acc[columns].itertuples(index=False, name=None):
-        key = "" if method == PRETRAINED else tuned
-        accuracy.setdefault((regime, seed), {}).setdefault(method, {}).setdefault(key, {})[evaluated] = value
     selected = _selected_epochs(acc) if "selected_epoch" in acc else {}
     rows = []
-    for (regime, seed), methods in accuracy.items():
+    for (regime, seed), methods in _accuracy_lookup(acc).items():
         pre = methods.get(PRETRAINED, {}).get("", {})
         for method, tuned in methods.items():
             if method == PRETRAINED:

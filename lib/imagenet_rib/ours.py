@@ -3,13 +3,15 @@
 `run_benchmark` runs (or reads back) a tier's benchmark (its RI/mRI table: `benchmark.robustness_table`).
 `judged` judges the paper's claims about Tables 2, 3, 15, 18, 19, 30 and Figs. 4 and 8 on it (their
 figures beside the paper's numbers are `pairs.paired_panel`). Each `Finding` is judged by its
-interval over seeds (undefined for a single seed) or, for Table 30's per-dataset cells, by a seeded
-bootstrap over those cells.
+interval over seeds or, with a single seed (the full tier runs the paper's one per model; the tiny tier one),
+by a seeded bootstrap over the fine-tuning sets whose means the table's rows are (`FinetuneSetDraws`);
+Table 30's per-dataset cells by a seeded bootstrap over those cells.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,10 +19,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ..findings import Finding, Findings, bootstrap_interval, mean_interval
+from ..findings import Finding, Findings, Interval, bootstrap_interval, mean_interval
 from ..store import RunContext
-from .benchmark import (PRETRAINED, Benchmark, BenchmarkSettings, mean_and_standard_error, regime_pretraining,
-                        robustness_table)
+from .benchmark import (PRETRAINED, Benchmark, BenchmarkSettings, finetune_terms, mean_and_standard_error,
+                        regime_pretraining, robustness_table)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -50,21 +52,30 @@ def summary(table: pd.DataFrame, value: str) -> tuple[pd.DataFrame, pd.DataFrame
     return means.loc[order], errors.loc[order]
 
 
-def ood_average_before_after(acc: pd.DataFrame, suite: list[str]) -> pd.DataFrame:
-    """Fig. 4 / Fig. 8: per regime, seed and method, the average accuracy over the suite's datasets
-    other than the fine-tuning one (after), next to the pretrained model's average over the same ones."""
+def ood_before_after_per_set(acc: pd.DataFrame, suite: list[str]) -> pd.DataFrame:
+    """Per regime, seed, method and fine-tuning set (in name order): the fine-tuned model's average accuracy over
+    the suite's datasets other than that set (`after`), the pretrained model's over the same ones (`before`)."""
     rows = []
     for (regime, seed), group in acc.groupby(["regime", "seed"], sort=False):
         pre = group[group["method"] == PRETRAINED].set_index("eval_dataset")["accuracy"]
         for method, runs in group[group["method"] != PRETRAINED].groupby("method", sort=False):
-            after, before = [], []
             for name, run in runs.groupby("finetune_dataset"):
                 others = [d for d in suite if d != name]
-                after.append(run.set_index("eval_dataset")["accuracy"].loc[others].mean())
-                before.append(pre.loc[others].mean())
-            rows.append({"regime": regime, "seed": seed, "method": method,
-                         "before": sum(before) / len(before), "after": sum(after) / len(after)})
-    return pd.DataFrame(rows)
+                rows.append({"regime": regime, "seed": seed, "method": method, "finetune_dataset": name,
+                             "before": pre.loc[others].mean(),
+                             "after": run.set_index("eval_dataset")["accuracy"].loc[others].mean()})
+    return pd.DataFrame(rows, columns=["regime", "seed", "method", "finetune_dataset", "before", "after"])
+
+
+def ood_average_before_after(acc: pd.DataFrame, suite: list[str]) -> pd.DataFrame:
+    """Fig. 4 / Fig. 8: per regime, seed and method, the average accuracy over the suite's datasets
+    other than the fine-tuning one (after), next to the pretrained model's average over the same ones, each the
+    mean over the fine-tuning sets (`ood_before_after_per_set`)."""
+    per_set = ood_before_after_per_set(acc, suite)
+    return pd.DataFrame([{"regime": regime, "seed": seed, "method": method,
+                          "before": sum(block["before"]) / len(block), "after": sum(block["after"]) / len(block)}
+                         for (regime, seed, method), block in per_set.groupby(["regime", "seed", "method"], sort=False)],
+                        columns=["regime", "seed", "method", "before", "after"])
 
 
 # -- findings: the paper's claim about each artefact, judged by an interval -----------------------------
@@ -77,42 +88,120 @@ CONTINUAL_ROBUST_IMPROVE = "continual-robust-improve-ood"
 LP_MIRRORS_FT = "lp-mirrors-ft"
 
 
+@dataclass(frozen=True)
+class FinetuneSetDraws:
+    """One seed's rows of a table (per method, the means over the fine-tuning sets of per-set terms), recomputed
+    from fine-tuning sets drawn with replacement: the interval of a per-seed statistic where the run has a single
+    seed, which a t-interval over seeds leaves undefined (the full tier runs the paper's one seed per model).
+
+    `terms` computes `per_set` when a single seed first needs it (never with several seeds): one row per regime,
+    seed, method and fine-tuning set, with the terms. A drawn row holds, under the table's column `means[term]`,
+    the mean of each term over the drawn sets (repeats counted), and the `spread` term also once per drawn set, as
+    `<spread> <set>` (Table 2's `RI <set>` columns; a set drawn again gets ` (2)`, ` (3)`, ...)."""
+
+    terms: Callable[[], pd.DataFrame]
+    means: Mapping[str, str]
+    spread: str = ""
+
+    @functools.cached_property
+    def per_set(self) -> pd.DataFrame:
+        return self.terms()
+
+    def drawn_rows(self, regime: str, seed: int) -> tuple[list[str], Callable[[np.ndarray], pd.DataFrame]]:
+        """The fine-tuning sets of `regime` and `seed`, and the method-indexed rows of the sets drawn (their
+        positions in that list)."""
+        part = self.per_set[(self.per_set["regime"] == regime) & (self.per_set["seed"] == seed)]
+        methods, sets = list(dict.fromkeys(part["method"])), list(dict.fromkeys(part["finetune_dataset"]))
+        terms = {term: part.pivot(index="method", columns="finetune_dataset", values=term).loc[methods, sets].to_numpy()
+                 for term in self.means}
+
+        def rows(drawn: np.ndarray) -> pd.DataFrame:
+            columns: dict[str, np.ndarray] = {}
+            if self.spread:
+                for k, i in enumerate(drawn):
+                    repeat = int(np.sum(drawn[:k] == i))
+                    columns[f"{self.spread} {sets[i]}" + (f" ({repeat + 1})" if repeat else "")] = terms[self.spread][:, i]
+            columns |= {column: terms[term][:, drawn].mean(axis=1) for term, column in self.means.items()}
+            return pd.DataFrame(columns, index=pd.Index(methods, name="method"))
+
+        return sets, rows
+
+    def interval(self, regime: str, seed: int, statistic: Callable[[pd.DataFrame], float]) -> Interval:
+        """Seeded bootstrap interval of `statistic` of the method-indexed rows of `regime` and `seed`."""
+        sets, rows = self.drawn_rows(regime, seed)
+        return bootstrap_interval(np.arange(len(sets)), lambda drawn: statistic(rows(drawn)), unit="fine-tuning sets")
+
+
 def per_seed_finding(frame: pd.DataFrame, regime: str, methods: Sequence[str], statistic: Callable[[pd.DataFrame], float],
                      quantity: str, claim: str, direction: str, threshold: float, paper: str,
-                     claim_id: str = "") -> Finding:
+                     claim_id: str = "", draws: FinetuneSetDraws | None = None) -> Finding:
     """`statistic` of each seed's method-indexed rows of `frame` (columns regime, seed, method, ...) in
-    `regime`, judged by the interval of its mean over seeds; not checkable where our run lacks one of
-    `methods` (the statistic reads them). `claim_id`: the ledger claim it bears on, if any."""
+    `regime`, judged by the interval of its mean over seeds, or, with one seed and `draws` (`frame`'s rows as
+    means over fine-tuning sets), by a bootstrap over the fine-tuning sets; not checkable where our run lacks one
+    of `methods` (the statistic reads them). `claim_id`: the ledger claim it bears on, if any."""
     part = frame[frame["regime"] == regime]
     missing = [m for m in methods if m not in set(part["method"])]
     if missing:
         return Finding.undefined(quantity, f"our run has no {', '.join(missing)}", claim, direction, threshold, paper,
                                  claim_id)
-    values = [statistic(rows.set_index("method")) for _, rows in part.groupby("seed", sort=False)]
-    return Finding(quantity, float(np.mean(values)), mean_interval(values, "seeds"), claim, direction, threshold, paper,
-                   claim_id)
+    per_seed = {seed: statistic(rows.set_index("method")) for seed, rows in part.groupby("seed", sort=False)}
+    values = list(per_seed.values())
+    if len(per_seed) == 1 and draws is not None:
+        interval = draws.interval(regime, next(iter(per_seed)), statistic)
+    else:
+        interval = mean_interval(values, "seeds")
+    return Finding(quantity, float(np.mean(values)), interval, claim, direction, threshold, paper, claim_id)
+
+
+# The per-set terms of `benchmark.finetune_terms` -> the RI/mRI table's columns of their means over the sets
+TABLE_TERMS = {"RI": "mRI", "backward transfer": "backward transfer", FT_SET: FT_SET}
+
+
+def table_draws(acc: pd.DataFrame, suite: list[str], reference: str, finetune_datasets: list[str]) -> FinetuneSetDraws:
+    """`FinetuneSetDraws` of `benchmark.robustness_table(acc, suite, reference, finetune_datasets)`: its RI per
+    fine-tuning set, mRI, backward transfer and accuracy on the fine-tuning set from their per-set terms."""
+    return FinetuneSetDraws(lambda: finetune_terms(acc, suite, reference, finetune_datasets), TABLE_TERMS, "RI")
+
+
+def benchmark_draws(settings: BenchmarkSettings, acc: pd.DataFrame) -> FinetuneSetDraws:
+    """`table_draws` of the benchmark of `settings` (its runs `acc`), its settings read when a single seed needs them."""
+    return FinetuneSetDraws(lambda: finetune_terms(acc, settings.suite, settings.reference_dataset, settings.finetuned_on),
+                            TABLE_TERMS, "RI")
+
+
+def _ood_change_per_set(acc: pd.DataFrame, suite: list[str], methods: Sequence[str]) -> pd.DataFrame:
+    per_set = ood_before_after_per_set(acc, suite)
+    per_set = per_set[per_set["method"].isin(methods)] if methods else per_set
+    return per_set.assign(change=per_set["after"] - per_set["before"])
+
+
+def ood_change_draws(acc: pd.DataFrame, suite: list[str], methods: Sequence[str] = ()) -> FinetuneSetDraws:
+    """`FinetuneSetDraws` of `ood_change(acc, suite, methods)`: before, after and change from their per-set terms."""
+    return FinetuneSetDraws(lambda: _ood_change_per_set(acc, suite, methods),
+                            {term: term for term in ("before", "after", "change")})
 
 
 def _regimes(frame: pd.DataFrame) -> list[str]:
     return list(dict.fromkeys(frame["regime"]))
 
 
-def ri_findings(table: pd.DataFrame) -> list[Finding]:
-    """Table 2 (Sec. 4.2): per regime, the share of fine-tuning sets on which MS:PRE-FT-EWC-LwF has the highest RI."""
-    columns = [c for c in table.columns if c.startswith("RI ")]
-
+def ri_findings(table: pd.DataFrame, draws: FinetuneSetDraws | None = None) -> list[Finding]:
+    """Table 2 (Sec. 4.2): per regime, the share of fine-tuning sets on which MS:PRE-FT-EWC-LwF has the highest RI
+    (`draws`: the table's, for a single seed; see `per_seed_finding`)."""
     def share_best(rows: pd.DataFrame) -> float:
-        return float(np.mean([rows.loc[BEST, c] >= rows[c].max() for c in columns]))
+        return float(np.mean([rows.loc[BEST, c] >= rows[c].max() for c in rows.columns if c.startswith("RI ")]))
 
     return [per_seed_finding(table, r, [BEST], share_best, f"{r}: share of fine-tuning sets on which {BEST} has the highest RI",
                              f"{BEST} performs the highest on most fine-tuning sets (read: more than half)", ">", 0.5,
-                             "highest in most datasets, followed by WiSE-FT (IN-1K + AugReg ViT-B/16)")
+                             "highest in most datasets, followed by WiSE-FT (IN-1K + AugReg ViT-B/16)", draws=draws)
             for r in _regimes(table)]
 
 
-def mri_findings(table: pd.DataFrame, steady: Sequence[str] = ("Linear Probing", "Visual Prompt")) -> list[Finding]:
+def mri_findings(table: pd.DataFrame, steady: Sequence[str] = ("Linear Probing", "Visual Prompt"),
+                 draws: FinetuneSetDraws | None = None) -> list[Finding]:
     """Table 3 / 15 (Sec. 4.2): per regime, MS:PRE-FT-EWC-LwF ranks first or second by mRI; the `steady` methods
-    (linear probing and Visual Prompt; Table 15 prints no Visual Prompt) change robustness less than FT."""
+    (linear probing and Visual Prompt; Table 15 prints no Visual Prompt) change robustness less than FT
+    (`draws`: the table's, for a single seed)."""
     def margin(rows: pd.DataFrame) -> float:  # >= 0 iff at most one other method is above it
         return float(rows.loc[BEST, "mRI"] - rows["mRI"].drop(BEST).nlargest(2).iloc[-1])
 
@@ -125,23 +214,23 @@ def mri_findings(table: pd.DataFrame, steady: Sequence[str] = ("Linear Probing",
             table, r, [BEST], margin, f"{r}: mRI of {BEST} − second-highest mRI of the other methods",
             f"{BEST} has the highest or second-highest mRI", ">", 0.0,
             "highest or second-highest for every backbone pretrained on ImageNet-based data (Table 3)",
-            "soup-top2-imagenet"))
+            "soup-top2-imagenet", draws))
         findings += [per_seed_finding(
             table, r, ["FT", m], steadier(m), f"{r}: |mRI of FT| − |mRI of {m}|",
             f"the robustness of {m} stays relatively unchanged, as it barely modifies the weights (read: |mRI| below FT's)",
-            ">", 0.0, "relatively unchanged (Sec. 4.2)") for m in steady]
+            ">", 0.0, "relatively unchanged (Sec. 4.2)", draws=draws) for m in steady]
     return findings
 
 
-def backward_findings(table: pd.DataFrame) -> list[Finding]:
-    """Table 18 (App. J.2): per regime, LwF has the best backward transfer."""
+def backward_findings(table: pd.DataFrame, draws: FinetuneSetDraws | None = None) -> list[Finding]:
+    """Table 18 (App. J.2): per regime, LwF has the best backward transfer (`draws`: the table's, for a single seed)."""
     def lead(rows: pd.DataFrame) -> float:
         return float(rows.loc["LwF", "backward transfer"] - rows["backward transfer"].drop("LwF").max())
 
     return [per_seed_finding(table, r, ["LwF"], lead, f"{r}: backward transfer of LwF − best of the other methods",
                              "LwF achieves the best backward transfer", ">", 0.0,
                              "best in most models; linear probing beats it on OpenAI and LAION-2B",
-                             "lwf-best-backward-transfer")
+                             "lwf-best-backward-transfer", draws)
             for r in _regimes(table)]
 
 
@@ -164,9 +253,11 @@ FIT_CLAIMS = {
 }
 
 
-def finetune_set_findings(table: pd.DataFrame, artefact: str = "table19") -> list[Finding]:
+def finetune_set_findings(table: pd.DataFrame, artefact: str = "table19",
+                          draws: FinetuneSetDraws | None = None) -> list[Finding]:
     """Tables 19 and 21 (App. J.3): per regime, each group of methods of the caption's claim (`FIT_CLAIMS`)
-    learns the fine-tuning sets better (or worse) than the other methods, on average."""
+    learns the fine-tuning sets better (or worse) than the other methods, on average (`draws`: the table's, for a
+    single seed)."""
     claim = FIT_CLAIMS[artefact]
 
     def gap(methods: tuple[str, ...]) -> Callable[[pd.DataFrame], float]:
@@ -175,7 +266,7 @@ def finetune_set_findings(table: pd.DataFrame, artefact: str = "table19") -> lis
     return [per_seed_finding(table, r, list(methods), gap(methods),
                              f"{r}: mean {FT_SET} of {' and '.join(methods)} − mean of the other methods (points)",
                              f"{' and '.join(methods)} {text} on the fine-tuning sets", direction, 0.0,
-                             claim.paper, f"{artefact}-caption")
+                             claim.paper, f"{artefact}-caption", draws)
             for r in _regimes(table) for methods, (direction, text) in claim.groups.items()]
 
 
@@ -254,15 +345,17 @@ def analogue_expectation(regime: str, methods: Sequence[str], who: str) -> tuple
     return (*lowers, paper)
 
 
-def ood_change_findings(change: pd.DataFrame, methods: Sequence[str], who: str) -> list[Finding]:
-    """Fig. 4 / 8: per regime, the mean over `methods` of after − before average OOD accuracy, over seeds, against
-    what the paper's numbers predict for the regime's analogue (`analogue_expectation`)."""
+def ood_change_findings(change: pd.DataFrame, methods: Sequence[str], who: str,
+                        draws: FinetuneSetDraws | None = None) -> list[Finding]:
+    """Fig. 4 / 8: per regime, the mean over `methods` of after − before average OOD accuracy, over seeds (over
+    fine-tuning sets with one seed: `draws`, `change`'s), against what the paper's numbers predict for the
+    regime's analogue (`analogue_expectation`)."""
     findings = []
     for r in _regimes(change):
         direction, threshold, claim, paper = analogue_expectation(r, methods, who)
         findings.append(per_seed_finding(change, r, methods, lambda rows: float(rows["change"].mean()),
                                          f"{r}: average OOD accuracy after − before, {who} (points)", claim, direction,
-                                         threshold, paper))
+                                         threshold, paper, draws=draws))
     return findings
 
 
@@ -302,17 +395,19 @@ def before_after_findings(settings: BenchmarkSettings, acc: pd.DataFrame, method
     """Fig. 4 (`methods` = FT) / Fig. 8 (every method): per regime, the change of average OOD accuracy; then the
     AugReg regime against the plain one (`regime_contrast_findings`)."""
     change = ood_change(acc, settings.suite, methods)
-    return (ood_change_findings(change, methods or list(dict.fromkeys(change["method"])), who)
+    return (ood_change_findings(change, methods or list(dict.fromkeys(change["method"])), who,
+                                ood_change_draws(acc, settings.suite, methods))
             + regime_contrast_findings(change, who, paper))
 
 
 # The paper's claims about each artefact that `pairs.paired_panel` draws, judged on our run.
 JUDGES: dict[str, Callable[[BenchmarkSettings, pd.DataFrame, pd.DataFrame], list[Finding]]] = {
-    "table02": lambda settings, acc, table: ri_findings(table),
-    "table03": lambda settings, acc, table: mri_findings(table),
-    "table15": lambda settings, acc, table: mri_findings(table, steady=("Linear Probing",)),  # its seven methods
-    "table18": lambda settings, acc, table: backward_findings(table),
-    "table19": lambda settings, acc, table: finetune_set_findings(table),
+    "table02": lambda settings, acc, table: ri_findings(table, benchmark_draws(settings, acc)),
+    "table03": lambda settings, acc, table: mri_findings(table, draws=benchmark_draws(settings, acc)),
+    "table15": lambda settings, acc, table: mri_findings(table, steady=("Linear Probing",),  # its seven methods
+                                                         draws=benchmark_draws(settings, acc)),
+    "table18": lambda settings, acc, table: backward_findings(table, benchmark_draws(settings, acc)),
+    "table19": lambda settings, acc, table: finetune_set_findings(table, draws=benchmark_draws(settings, acc)),
     "table30": lambda settings, acc, table: per_dataset_findings(acc, settings.suite),
     "figure04": lambda settings, acc, table: before_after_findings(settings, acc, ["FT"], "vanilla FT", FIGURE04_PAPER),
     "figure08": lambda settings, acc, table: before_after_findings(settings, acc, [], "fine-tuning (mean over the methods)",

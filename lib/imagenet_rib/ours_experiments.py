@@ -40,7 +40,8 @@ from .claims import OUR_FINDINGS
 from .experiments import load_experiments, named_experiment, run_experiment
 from ..params import tier_of
 from ..plotting import heatmap
-from .ours import FEW_POINTS, FT_SET, Panel, finetune_set_findings, ood_average_before_after, per_seed_finding, summary
+from .ours import (FEW_POINTS, FT_SET, FinetuneSetDraws, Panel, finetune_set_findings, ood_average_before_after,
+                   per_seed_finding, summary, table_draws)
 from .pairs import PAIRED_EXPERIMENTS, Pair, draw_pair, printed, printed_mean
 from .tables import load_table, model_label
 
@@ -106,6 +107,10 @@ class ExperimentRun:
         def compute(acc: pd.DataFrame) -> pd.DataFrame:
             return robustness_table(acc, self.suite, self.reference, self.finetune_datasets)
         return compute(self.acc) if self.swept is None else per_value(self.acc, self.swept, compute)
+
+    def draws(self) -> FinetuneSetDraws:
+        """`ours.table_draws` of `table` (an experiment without a swept key, evaluated once; for a single seed)."""
+        return table_draws(self.acc, self.suite, self.reference, self.finetune_datasets)
 
     def ood(self, column: str) -> pd.DataFrame:
         """`ood_average_before_after` per value of `column` (the swept key, or `epoch`)."""
@@ -404,7 +409,7 @@ def resnets_panel(run: ExperimentRun):
     fig, ax = plt.subplots(figsize=(3 + 1.4 * means.shape[1], 1.5 + 0.45 * len(means)))
     heatmap(ax, means, cbar=True, title=f"ResNet stand-in: {FT_SET}")
     fig.tight_layout()
-    return means.rename_axis("method").reset_index(), fig, Findings(finetune_set_findings(table, "table21"))
+    return means.rename_axis("method").reset_index(), fig, Findings(finetune_set_findings(table, "table21", run.draws()))
 
 
 def wise_alpha_panel(run: ExperimentRun):

@@ -76,6 +76,9 @@ display(Markdown(verdict_markdown("figure04", extra=("table03", "table17"))))
 # analogue of IN-1K + AugReg: `lib.imagenet_rib.benchmark.REGIME_ANALOGUES`), fine-tuned with every method on each shifted digit domain of the
 # suite and evaluated on all of them and on the clean digits; RI and mRI by Eq. 1, mean over the
 # tier's seeds. At `full` the same code runs the paper's models and datasets.
+# A finding is judged by its t-interval over the seeds; with a single seed (`tiny`, and `full`, the paper's
+# one run per model) by a seeded bootstrap over the fine-tuning sets, whose means the table's rows are: it
+# asks how much the verdict rests on which datasets were fine-tuned on, not on training noise.
 #
 # The figure: the bars of section 1 (left; the paper's ViT-B/16 models, before = Table 17's mean over
 # D, after = before + Table 3's FT mRI) and ours (right; per regime, the pretrained model's mean

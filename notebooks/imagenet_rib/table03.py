@@ -65,6 +65,9 @@ display(Markdown(verdict_markdown("table03")))
 # analogue of IN-1K + AugReg: `lib.imagenet_rib.benchmark.REGIME_ANALOGUES`), fine-tuned with every method on each shifted digit domain of the
 # suite and evaluated on all of them and on the clean digits; RI and mRI by Eq. 1, mean over the
 # tier's seeds. At `full` the same code runs the paper's models and datasets.
+# A finding is judged by its t-interval over the seeds; with a single seed (`tiny`, and `full`, the paper's
+# one run per model) by a seeded bootstrap over the fine-tuning sets, whose means the table's rows are: it
+# asks how much the verdict rests on which datasets were fine-tuned on, not on training noise.
 # Our methods have one row the paper's tables lack, "EWC (L2, released code)": the plain L2 pull to
 # the pretrained weights that the authors' released code runs as EWC, beside Fisher-weighted EWC (the
 # row EWC) as the text describes it.

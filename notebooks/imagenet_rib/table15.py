@@ -65,6 +65,8 @@ display(Markdown(verdict_markdown("table15")))
 # `lib.imagenet_rib.benchmark.REGIME_ANALOGUES`), fine-tuned with each method on each shifted digit domain of the
 # suite and evaluated on all of them and on the clean digits; RI and mRI by Eq. 1, mean over the seeds. At `full`
 # the same code runs Table 15's three ViT-B/16 models with three seeds (seed 0 shared with the main benchmark).
+# The findings are judged by their t-interval over the seeds (at `tiny`'s one seed, by a seeded bootstrap over the
+# fine-tuning sets).
 #
 # The figure: the paper's mRI over 3 seeds as "mean ± standard error" (left) and ours the same way
 # (right; columns our two regimes, mean ± standard error over the experiment's seeds), one colour scale

@@ -75,7 +75,8 @@ display(Markdown(verdict_markdown("table21")))
 # are pretrained on ImageNet-1K without AugReg. The figure: the paper's accuracy on the fine-tuning set, mean
 # over its eight sets (left; its two ResNets), and ours (right; mean over our fine-tuning domains and seeds),
 # one colour scale, the paper's method order. The findings judge the caption per regime: the mean accuracy of
-# FT and LP-FT against that of the other methods, and EWC's, each by its t-interval over seeds.
+# FT and LP-FT against that of the other methods, and EWC's, each by its t-interval over seeds (with a single
+# seed, `tiny`'s, by a seeded bootstrap over the fine-tuning domains).
 #
 # At the full tier the experiment runs torchvision's ResNet-18 and ResNet-50 on the paper's data
 # (`python -m lib experiment --tier full --name resnets`, GPU); this notebook does not compute it and says so.

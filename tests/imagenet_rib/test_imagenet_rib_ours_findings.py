@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from lib.claims import load_claims
-from lib.imagenet_rib.benchmark import PRETRAINED
-from lib.imagenet_rib.ours import (BEST, CONTINUAL_ROBUST_IMPROVE, JUDGES, LP_MIRRORS_FT, analogue_expectation,
-                                   backward_findings, before_after_findings, judged, mri_findings, ood_change,
-                                   ood_change_findings, per_dataset_findings, regime_contrast_findings)
+from lib.imagenet_rib.benchmark import PRETRAINED, robustness_table
+from lib.imagenet_rib.ours import (BEST, CONTINUAL_ROBUST_IMPROVE, JUDGES, LP_MIRRORS_FT, FinetuneSetDraws,
+                                   analogue_expectation, backward_findings, before_after_findings, benchmark_draws,
+                                   judged, mri_findings, ood_change, ood_change_findings, per_dataset_findings,
+                                   regime_contrast_findings)
 
 
 def mri_table(best_margins: list[float], regime: str = "r1") -> pd.DataFrame:
@@ -139,3 +141,69 @@ def test_findings_bear_on_the_ledger_claims_judged_by_their_artefact():
     assert ids["table30"] == [CONTINUAL_ROBUST_IMPROVE, LP_MIRRORS_FT] * 2
     assert not any(ids["figure04"]) and not any(ids["figure08"])  # our regimes vary no data size
     assert all(artefact in judged_by[i] for artefact, found in ids.items() for i in found if i)
+
+
+# -- one seed (the full tier): a bootstrap over the fine-tuning sets -----------------------------------------------
+def one_seed_accuracies(ri: dict[str, dict[str, float]]) -> pd.DataFrame:
+    """One seed, suite a, b, c and the reference set p, every pretrained accuracy 50: a method fine-tuned on set f
+    moves every other suite set by ri[method][f] (its RI on f), reaches 80 + ri on f and loses ri on p."""
+    rows = [{"regime": "r1", "seed": 0, "method": PRETRAINED, "finetune_dataset": "", "eval_dataset": d,
+             "accuracy": 50.0} for d in "abcp"]
+    for method, by_set in ri.items():
+        rows += [{"regime": "r1", "seed": 0, "method": method, "finetune_dataset": f, "eval_dataset": d,
+                  "accuracy": 80.0 + by_set[f] if d == f else 50.0 - by_set[f] if d == "p" else 50.0 + by_set[f]}
+                 for f in "abc" for d in "abcp"]
+    return pd.DataFrame(rows)
+
+
+class OneSeedSettings:
+    suite = list("abc")
+    reference_dataset = "p"
+    finetuned_on = list("abc")
+
+
+def test_the_drawn_rows_of_every_set_once_are_the_tables_rows():
+    acc = one_seed_accuracies({"FT": {"a": -4.0, "b": -2.0, "c": -9.0}, BEST: {"a": 1.0, "b": 2.0, "c": 6.0}})
+    table = robustness_table(acc, list("abc"), "p").set_index("method")
+    sets, rows = benchmark_draws(OneSeedSettings(), acc).drawn_rows("r1", 0)
+    assert sets == list("abc")
+    pd.testing.assert_frame_equal(rows(np.arange(3))[table.columns[2:]], table[table.columns[2:]], check_dtype=False)
+    twice = rows(np.array([2, 0, 2]))  # c drawn twice: its RI column twice, its terms counted twice
+    assert list(twice.columns[:3]) == ["RI c", "RI a", "RI c (2)"]
+    assert twice.loc["FT", "mRI"] == pytest.approx((-9 - 4 - 9) / 3)
+    assert twice.loc[BEST, "backward transfer"] == pytest.approx(-(6 + 1 + 6) / 3)
+
+
+def test_with_one_seed_table_findings_are_judged_over_the_finetuning_sets():
+    above = one_seed_accuracies({"FT": {"a": -4.0, "b": -2.0, "c": -9.0}, "Linear Probing": {"a": -1, "b": -1, "c": -1},
+                                 "LwF": {"a": -3.0, "b": -1.5, "c": -2.0}, BEST: {"a": 1.0, "b": 2.0, "c": 6.0}})
+    table = robustness_table(above, list("abc"), "p")
+    soup, lp = judged("table03", OneSeedSettings(), above, table)[:2]
+    # MS (mRI 3) against the second-highest other method, LwF (-6.5 / 3); above it on every set
+    assert soup.estimate == pytest.approx(3.0 + 6.5 / 3) and soup.verdict == "supported"
+    assert "bootstrap over 3 fine-tuning sets" in soup.interval.method
+    assert lp.verdict == "supported"  # |FT| above |LP| = 1 on every set
+    best_share = judged("table02", OneSeedSettings(), above, table)[0]
+    assert best_share.estimate == 1.0 and best_share.verdict == "supported"  # highest RI on every drawn set
+    # LwF's backward transfer (its change on p is its RI's opposite) is below FT's on every set: contradicted
+    assert judged("table18", OneSeedSettings(), above, table)[0].verdict == "contradicted"
+    mixed = one_seed_accuracies({"FT": {"a": -4.0, "b": -2.0, "c": -9.0}, "Linear Probing": {"a": -1, "b": -1, "c": -1},
+                                 BEST: {"a": -6.0, "b": 4.0, "c": 0.5}})  # second to LP on two sets, far below on one
+    soup = judged("table03", OneSeedSettings(), mixed, robustness_table(mixed, list("abc"), "p"))[0]
+    assert soup.verdict == "not_distinguishable" and soup.interval.low < 0 < soup.interval.high
+
+
+def test_with_one_seed_figure04_is_judged_over_the_finetuning_sets():
+    acc = one_seed_accuracies({"FT": {"a": -4.0, "b": -2.0, "c": -9.0}})
+    change = judged("figure04", OneSeedSettings(), acc, pd.DataFrame())[0]
+    assert change.estimate == pytest.approx(-5.0) and change.verdict == "supported"  # "<" 0 on every set
+    assert "bootstrap over 3 fine-tuning sets" in change.interval.method
+
+
+def test_with_several_seeds_the_interval_stays_over_seeds():
+    table = mri_table([1.0, 1.2, 0.8])
+    def never() -> pd.DataFrame:
+        raise AssertionError("the per-set terms are computed for a single seed only")
+
+    finding = mri_findings(table, draws=FinetuneSetDraws(never, {"RI": "mRI"}))[0]
+    assert "t-interval over 3 seeds" in finding.interval.method
