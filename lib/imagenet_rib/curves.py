@@ -18,8 +18,8 @@ from ..plotting import save_figure
 from .experiments import load_experiments
 from .figures import PANEL_YLABELS
 from .ours import FT_SET
-from .ours_experiments import CLAIMS, EXPERIMENT_PANELS, experiments_source, load_run, our_experiment_panel, \
-    show_experiment_panel
+from .ours_experiments import (CLAIMS, EXPERIMENT_PANELS, experiments_source, finetuned_on, load_run,
+                               our_experiment_panel, show_experiment_panel)
 
 ACCURACY = (0.0, 100.0)
 # y range per panel (the panel's title names the value drawn), as in the redraws of `figures.draw`
@@ -33,11 +33,11 @@ MAIN_REFERENCE = {"figure13"}  # artefacts drawn with our main run's FT mRI as d
 REFERENCE_COLOURS = {"clean": "black", "augmented": "grey"}  # our main run's regimes (neither stands for a model of Fig. 13)
 
 
-def main_run_reference(experiments_params: str, results_dir: str | Path) -> pd.DataFrame:
-    """Our main run's FT mRI per regime (means over seeds; index: regime), with a label naming the main run's
-    learning rate and epochs."""
+def main_run_reference(experiments_params: str, results_dir: str | Path, finetune_datasets: list[str]) -> pd.DataFrame:
+    """Our main run's FT mRI per regime on `finetune_datasets` (those of the experiment it is drawn beside; means
+    over seeds; index: regime), with a label naming the main run's learning rate and epochs."""
     base, _ = load_experiments(experiments_params)
-    table = load_run(experiments_params, "main", results_dir).table()
+    table = load_run(experiments_params, "main", results_dir).on_sets(finetune_datasets).table()
     mri = table[table["method"] == "FT"].groupby("regime", sort=False)["mRI"].mean()
     finetune = base["finetune"]
     labels = [f"main run, {r}, lr {finetune['base_lr']:g}, {finetune['epochs']} epochs" for r in mri.index]
@@ -68,7 +68,9 @@ def show_on_paper_axes(artefact: str, experiments_params: str, results_dir: str 
         show_experiment_panel(artefact, experiments_params, results_dir, output_dir)
         return
     data, fig, findings = our_experiment_panel(artefact, experiments_params, results_dir)
-    references = main_run_reference(experiments_params, results_dir) if artefact in MAIN_REFERENCE else None
+    references = (main_run_reference(experiments_params, results_dir,
+                                     finetuned_on(experiments_params, EXPERIMENT_PANELS[artefact]))
+                  if artefact in MAIN_REFERENCE else None)
     on_paper_axes(fig, artefact, references)
     save_figure(fig, data, output_dir, f"{artefact}_ours")
     print(f"experiment {EXPERIMENT_PANELS[artefact]!r}. Paper: {CLAIMS[artefact]}\n{findings}")

@@ -23,10 +23,10 @@ seeds and methods): the analogue of Taori et al.'s testbed of models trained on 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Callable
 
 import numpy as np
@@ -108,6 +108,15 @@ class ExperimentRun:
             return robustness_table(acc, self.suite, self.reference, self.finetune_datasets)
         return compute(self.acc) if self.swept is None else per_value(self.acc, self.swept, compute)
 
+    def on_sets(self, finetune_datasets: Sequence[str]) -> "ExperimentRun":
+        """The runs fine-tuned on `finetune_datasets` (in that order) and the pretrained models': this run compared
+        with an experiment fine-tuned on those sets alone, on the same sets."""
+        missing = [d for d in finetune_datasets if d not in self.finetune_datasets]
+        if missing:
+            raise ValueError(f"this run is not fine-tuned on {missing}; it is on {self.finetune_datasets}")
+        kept = (self.acc["method"] == PRETRAINED) | self.acc["finetune_dataset"].isin(finetune_datasets)
+        return replace(self, acc=self.acc[kept], finetune_datasets=list(finetune_datasets))
+
     def draws(self) -> FinetuneSetDraws:
         """`ours.table_draws` of `table` (an experiment without a swept key, evaluated once; for a single seed)."""
         return table_draws(self.acc, self.suite, self.reference, self.finetune_datasets)
@@ -142,9 +151,14 @@ def load_run(experiments_params: str, name: str, results_dir: str | Path) -> Exp
     acc = run_experiment(experiments_params, name, results_dir)
     base, experiment = named_experiment(experiments_params, name)
     settings = experiment.variants(base, experiments_params)[0][1]
-    bench = Benchmark(settings, results_dir)
-    return ExperimentRun(acc, list(settings.suite), bench.reference, bench.finetune_datasets, experiment.swept,
+    return ExperimentRun(acc, list(settings.suite), settings.reference_dataset, settings.finetuned_on, experiment.swept,
                          dict(settings.method_settings))
+
+
+def finetuned_on(experiments_params: str, name: str) -> list[str]:
+    """The datasets experiment `name` of an experiments file fine-tunes on (every variant's)."""
+    base, experiment = named_experiment(experiments_params, name)
+    return experiment.variants(base, experiments_params)[0][1].finetuned_on
 
 
 def experiments_read(artefact: str) -> tuple[str, ...]:
@@ -182,10 +196,12 @@ def our_experiment_panel(artefact: str, experiments_params: str, results_dir: st
 
 
 def panel_runs(artefact: str, experiments_params: str, results_dir: str | Path) -> list[ExperimentRun]:
-    """The runs `artefact`'s panel takes (`experiments_read`), run or read back."""
+    """The runs `artefact`'s panel takes (`experiments_read`), run or read back: its experiment's, then those it is
+    compared with (`ALSO_READS`), on the experiment's fine-tuning sets (`ExperimentRun.on_sets`)."""
     if not has_experiment_panel(artefact):
         raise KeyError(f"no experiment panel for {artefact!r}; panels: {sorted(EXPERIMENT_PANELS)}")
-    return [load_run(experiments_params, name, results_dir) for name in experiments_read(artefact)]
+    own, *compared = [load_run(experiments_params, name, results_dir) for name in experiments_read(artefact)]
+    return [own, *(run.on_sets(own.finetune_datasets) for run in compared)]
 
 
 def experiment_findings(artefact: str, experiments_params: str, results_dir: str | Path) -> Findings:
@@ -653,11 +669,13 @@ EXPERIMENT_PAIRS: dict[str, Pair] = {
                                "pretraining domain, then our suite"),
     "table08": Pair("mRI of zero-shot CLIPs", partial(printed, "table08", "mRI"), clip_mri_rows,
                     difference="columns: our tiny CLIP (pretrained on small data, zero-shot head), then the main "
-                               "benchmark's regimes (ImageNet-style heads, Table 3's counterpart) for comparison"),
+                               "benchmark's regimes (ImageNet-style heads, Table 3's counterpart) on the same "
+                               "fine-tuning domains, for comparison"),
     "table10": Pair(SPLIT_DIFFERENCE, printed_split_difference, split_difference_rows,
                     options={"center": 0.0, "note": SPLIT_MRI},
                     difference="cells: the mRI with the split, in brackets its difference from the mRI without "
-                               "(the colour); ours: without = experiment `main` (the last epoch); columns: our regimes"),
+                               "(the colour); ours: without = experiment `main` on the same fine-tuning domains (the last "
+                               "epoch); columns: our regimes"),
     "table11": Pair("mean eRI with a 4:1 train/validation split",
                     partial(printed, "table11", "mean eRI", "train/validation split"), mean_eri_rows,
                     difference="ours: beta_j fit on every model of `validation_split` and `main` fine-tuned on D_i "

@@ -58,10 +58,11 @@ display(Markdown(verdict_markdown("table11")))
 
 # %% [markdown]
 # ## Our run
-# Experiment `validation_split` (as Table 10) of the file the `experiments_params` parameter names.
+# Experiment `validation_split` (as Table 10) of the file the `experiments_params` parameter names, fine-tuned on
+# the suite's first three shifted digit domains at `mini` (the tier's budget; every domain at `tiny` and `full`).
 # The panel shows our mean eRI per method and regime (Eq. 2, `lib.metrics.robustness` with its default
 # logit-linear baseline). Since the paper does not say what the baseline is fit on, ours fits β_j for
-# each fine-tuning set on every model fine-tuned on it in this experiment and in `main`. The figure:
+# each of those fine-tuning sets on every model fine-tuned on it in this experiment and in `main`. The figure:
 # Table 11's mean eRIs (left; columns the paper's models) and ours (right; per regime, mean over
 # seeds), drawn by one function on one colour scale, methods in the paper's order; the CSV holds both
 # in one schema (`source` paper / ours, ours per seed).

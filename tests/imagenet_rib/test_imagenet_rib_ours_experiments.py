@@ -299,3 +299,26 @@ def test_an_artefact_without_printed_numbers_says_so_on_our_panel(artefact, monk
     data, fig, _ = paired_experiment_panel(artefact, [], "mini")
     assert "no paper panel" in fig.get_suptitle() and "ours (mini)" in fig.get_suptitle()
     assert list(data.columns) == ["x"]
+
+
+def test_a_run_on_fewer_sets_keeps_their_models_and_the_pretrained_one():
+    rows = benchmark("r1", {"FT": -2.0})
+    rows = [dict(r, accuracy=PRE - 8.0) if r["method"] == "FT" and r["finetune_dataset"] == "c" else r for r in rows]
+    main = run(rows)
+    on_two = main.on_sets(["b", "a"])
+    assert on_two.finetune_datasets == ["b", "a"] and set(on_two.acc["finetune_dataset"]) == {"", "a", "b"}
+    assert on_two.table().loc[0, "mRI"] == pytest.approx(-2.0)  # c's model (-8) left out
+    assert main.table().loc[0, "mRI"] == pytest.approx(-4.0)
+    with pytest.raises(ValueError, match="not fine-tuned on"):
+        on_two.on_sets(["c"])
+
+
+def test_a_panel_compares_its_experiment_with_main_on_the_experiments_sets(monkeypatch):
+    from lib.imagenet_rib import ours_experiments
+
+    runs = {"validation_split": run(benchmark("r1", {"FT": 1.0}), finetune_datasets=["a"]),
+            "main": run(benchmark("r1", {"FT": 0.5}))}
+    monkeypatch.setattr(ours_experiments, "load_run", lambda params, name, results: runs[name])
+    split, main = ours_experiments.panel_runs("table10", "experiments.yaml", "results")
+    assert split is runs["validation_split"] and main.finetune_datasets == ["a"]
+    assert set(main.acc["finetune_dataset"]) == {"", "a"}
