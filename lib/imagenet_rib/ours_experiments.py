@@ -42,7 +42,7 @@ from ..params import tier_of
 from ..plotting import heatmap
 from .ours import (FEW_POINTS, FT_SET, FinetuneSetDraws, Panel, finetune_set_findings, ood_average_before_after,
                    per_seed_finding, summary, table_draws)
-from .pairs import PAIRED_EXPERIMENTS, Pair, draw_pair, printed, printed_mean
+from .pairs import PAIRED_EXPERIMENTS, Pair, draw_pair, finetuned_subset, printed, printed_mean
 from .tables import load_table, model_label
 
 EXPERIMENT_PANELS = {
@@ -221,12 +221,14 @@ def paired_experiment_panel(artefact: str, runs: list[ExperimentRun], tier: str)
     import matplotlib.pyplot as plt
 
     data, fig, findings = PANELS[artefact](*runs)
+    note = finetuned_subset(runs[0].finetune_datasets, runs[0].suite)
     if artefact in EXPERIMENT_PAIRS:
         plt.close(fig)
         pair = EXPERIMENT_PAIRS[artefact]
-        data, fig = draw_pair(artefact, pair, pair.ours(*runs), tier)
+        data, fig = draw_pair(artefact, pair, pair.ours(*runs), tier, note)
     else:
-        title = f"ours ({tier}): {fig.get_suptitle()}" if fig.get_suptitle() else f"ours ({tier})"
+        ours = f"ours ({tier}{'; ' + note if note else ''})"
+        title = f"{ours}: {fig.get_suptitle()}" if fig.get_suptitle() else ours
         fig.suptitle(f"{title}\n{NO_PAPER_PANEL[artefact]}", fontsize=10)
         fig.tight_layout()
     return data, fig, findings

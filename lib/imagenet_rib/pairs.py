@@ -13,7 +13,7 @@ use it too.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -252,16 +252,23 @@ def _with_metric(rows: pd.DataFrame, metric: str) -> pd.DataFrame:
     return rows if "metric" in rows.columns else rows.assign(metric=metric)
 
 
-def draw_pair(artefact: str, pair: Pair, our_rows: pd.DataFrame, tier: str) -> tuple[pd.DataFrame, Figure]:
+def finetuned_subset(finetune_datasets: Sequence[str], suite: Sequence[str]) -> str:
+    """`FT on k of n sets` where a run fine-tunes on a proper subset of its suite (mini's appendix studies: 3 of 6;
+    the full tier: 7 of 8, ObjectNet's licence), else empty."""
+    subset = set(finetune_datasets) < set(suite)
+    return f"FT on {len(finetune_datasets)} of {len(suite)} sets" if subset else ""
+
+
+def draw_pair(artefact: str, pair: Pair, our_rows: pd.DataFrame, tier: str, note: str = "") -> tuple[pd.DataFrame, Figure]:
     """The paper's rows of `pair` and `our_rows` (per seed) in one tidy frame, drawn by the pair's
-    function (one scale, the paper's order); one-line titles name the quantity (the figure's) and our tier
-    and seeds (our panel's); what differs from the paper (`Pair.difference`) is the notebook's text under
-    the figure."""
+    function (one scale, the paper's order); one-line titles name the quantity (the figure's) and our tier,
+    seeds and `note` (our panel's: `finetuned_subset`); what differs from the paper (`Pair.difference`) is the
+    notebook's text under the figure."""
     frame = results.paper_and_ours(*(_with_metric(rows, pair.metric) for rows in (pair.paper(), our_rows)), paper=PAPER,
                                    artefact=artefact, tier=tier, metric=None)
     seeds = frame.loc[frame["source"] == "ours", "seed"].nunique()
-    fig = pair.draw(frame, pair.index, pair.columns, label=_label, **pair.options,
-                    titles=("paper", f"ours ({tier}, {seeds} seed{'s' * (seeds != 1)})"))
+    ours = f"ours ({tier}, {seeds} seed{'s' * (seeds != 1)}{'; ' + note if note else ''})"
+    fig = pair.draw(frame, pair.index, pair.columns, label=_label, **pair.options, titles=("paper", ours))
     if artefact in COMPARISONS:
         _separate(fig.axes[1], frame, COMPARISONS[artefact])
     fig.suptitle(f"{fig.get_suptitle()}: {pair.metric}" if fig.get_suptitle() else pair.metric, fontsize=10)
@@ -276,7 +283,8 @@ def paper_and_ours(artefact: str, settings: BenchmarkSettings, acc: pd.DataFrame
     if artefact not in PAIRS:
         raise KeyError(f"no paper-and-ours pair for {artefact!r}; pairs exist for {sorted(PAIRS)}")
     pair = PAIRS[artefact]
-    return draw_pair(artefact, pair, pair.ours(settings, acc, table), tier)
+    return draw_pair(artefact, pair, pair.ours(settings, acc, table), tier,
+                     finetuned_subset(settings.finetuned_on, settings.suite))
 
 
 def paired_panel(artefact: str, benchmark_params: str, results_dir: str) -> Panel:

@@ -296,9 +296,11 @@ def test_experiment_pairs_known_values():
 @pytest.mark.parametrize("artefact", sorted(NO_PAPER_PANEL))
 def test_an_artefact_without_printed_numbers_says_so_on_our_panel(artefact, monkeypatch):
     monkeypatch.setitem(PANELS, artefact, lambda *runs: (pd.DataFrame({"x": [1]}), plt.figure(), Findings([])))
-    data, fig, _ = paired_experiment_panel(artefact, [], "mini")
+    data, fig, _ = paired_experiment_panel(artefact, [run(benchmark("r1", {"FT": 0.0}))], "mini")
     assert "no paper panel" in fig.get_suptitle() and "ours (mini)" in fig.get_suptitle()
     assert list(data.columns) == ["x"]
+    _, fig, _ = paired_experiment_panel(artefact, [run(benchmark("r1", {"FT": 0.0}), finetune_datasets=["a"])], "mini")
+    assert "ours (mini; FT on 1 of 3 sets)" in fig.get_suptitle()  # fine-tuned on part of the suite
 
 
 def test_a_run_on_fewer_sets_keeps_their_models_and_the_pretrained_one():

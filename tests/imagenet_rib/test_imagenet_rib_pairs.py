@@ -19,6 +19,7 @@ SUITE = ["digits_a", "digits_b"]
 
 class Settings:
     suite = SUITE
+    finetuned_on = SUITE
 
 
 def fake_run(seeds=(0, 1)) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -120,3 +121,11 @@ def test_ri_per_fine_tuning_set_skips_a_suite_set_evaluated_on_only():
     acc, table = fake_run()
     rows = per_seed_ri(REGIMES, WithEvaluationOnly(), acc, table)
     assert list(dict.fromkeys(rows["train_dataset"]))[1:] == SUITE and set(rows["model"]) == {"clean"}
+
+
+def test_our_panel_says_when_it_fine_tunes_on_part_of_the_suite():
+    from lib.imagenet_rib.pairs import finetuned_subset
+
+    assert finetuned_subset(["a", "b", "c"], list("abcdef")) == "FT on 3 of 6 sets"
+    assert finetuned_subset(list("abcdef"), list("abcdef")) == ""
+    assert finetuned_subset(["digits"], list("abc")) == ""  # a set outside the suite (Table 6's): no subset
