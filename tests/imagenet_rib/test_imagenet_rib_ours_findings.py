@@ -162,16 +162,31 @@ class OneSeedSettings:
     finetuned_on = list("abc")
 
 
+class ShuffledSettings(OneSeedSettings):
+    finetuned_on = list("cab")  # not in the suite's (or any alphabetical) order
+
+
 def test_the_drawn_rows_of_every_set_once_are_the_tables_rows():
-    acc = one_seed_accuracies({"FT": {"a": -4.0, "b": -2.0, "c": -9.0}, BEST: {"a": 1.0, "b": 2.0, "c": 6.0}})
-    table = robustness_table(acc, list("abc"), "p").set_index("method")
-    sets, rows = benchmark_draws(OneSeedSettings(), acc).drawn_rows("r1", 0)
-    assert sets == list("abc")
+    # methods and sets in orders that neither sorting nor first appearance would line up by accident
+    acc = one_seed_accuracies({BEST: {"a": 1.0, "b": 2.0, "c": 6.0}, "FT": {"a": -4.0, "b": -2.0, "c": -9.0}})
+    table = robustness_table(acc, list("abc"), "p", finetune_datasets=list("cab")).set_index("method")
+    sets, rows = benchmark_draws(ShuffledSettings(), acc).drawn_rows("r1", 0)
+    assert sets == list("cab")
     pd.testing.assert_frame_equal(rows(np.arange(3))[table.columns[2:]], table[table.columns[2:]], check_dtype=False)
-    twice = rows(np.array([2, 0, 2]))  # c drawn twice: its RI column twice, its terms counted twice
+    twice = rows(np.array([0, 1, 0]))  # c drawn twice: its RI column twice, its terms counted twice
     assert list(twice.columns[:3]) == ["RI c", "RI a", "RI c (2)"]
     assert twice.loc["FT", "mRI"] == pytest.approx((-9 - 4 - 9) / 3)
     assert twice.loc[BEST, "backward transfer"] == pytest.approx(-(6 + 1 + 6) / 3)
+
+
+def test_table02s_share_counts_a_set_drawn_twice_twice():
+    # MS:PRE-FT-EWC-LwF has the highest RI on a and b, not on c: the share over a resample counts repeats
+    acc = one_seed_accuracies({"FT": {"a": -4.0, "b": -2.0, "c": 3.0}, BEST: {"a": 1.0, "b": 2.0, "c": 0.5}})
+    share = judged("table02", OneSeedSettings(), acc, robustness_table(acc, list("abc"), "p"))[0]
+    assert share.estimate == pytest.approx(2 / 3)
+    rng = np.random.default_rng(0)  # bootstrap_interval's draws (seed 0, 2000 resamples): best on a or b, counted
+    expected = [np.mean(rng.integers(0, 3, 3) < 2) for _ in range(2000)]
+    assert (share.interval.low, share.interval.high) == pytest.approx(tuple(np.percentile(expected, [2.5, 97.5])))
 
 
 def test_with_one_seed_table_findings_are_judged_over_the_finetuning_sets():
@@ -193,11 +208,23 @@ def test_with_one_seed_table_findings_are_judged_over_the_finetuning_sets():
     assert soup.verdict == "not_distinguishable" and soup.interval.low < 0 < soup.interval.high
 
 
-def test_with_one_seed_figure04_is_judged_over_the_finetuning_sets():
-    acc = one_seed_accuracies({"FT": {"a": -4.0, "b": -2.0, "c": -9.0}})
+def test_with_one_seed_figures04_and_08_are_judged_over_the_finetuning_sets():
+    acc = one_seed_accuracies({"FT": {"a": -4.0, "b": -2.0, "c": -9.0}, "WiSE-FT": {"a": 1.0, "b": 0.0, "c": -1.0}})
     change = judged("figure04", OneSeedSettings(), acc, pd.DataFrame())[0]
     assert change.estimate == pytest.approx(-5.0) and change.verdict == "supported"  # "<" 0 on every set
     assert "bootstrap over 3 fine-tuning sets" in change.interval.method
+    every = judged("figure08", OneSeedSettings(), acc, pd.DataFrame())[0]  # the mean over both methods
+    assert every.estimate == pytest.approx(-2.5) and "bootstrap over 3 fine-tuning sets" in every.interval.method
+    # per set, the mean over the methods: a -1.5, b -1, c -5; each drawn three times in 1 of 27 resamples (> 2.5 %)
+    assert every.interval.low == pytest.approx(-5.0) and every.interval.high == pytest.approx(-1.0)
+
+
+def test_with_one_seed_the_regime_contrast_is_judged_over_the_shared_finetuning_sets():
+    plain = one_seed_accuracies({"FT": {"a": -4.0, "b": -2.0, "c": -9.0}}).assign(regime="clean")
+    augreg = one_seed_accuracies({"FT": {"a": -1.0, "b": -1.5, "c": -2.0}}).assign(regime="augmented")
+    loses, ends = judged("figure04", OneSeedSettings(), pd.concat([augreg, plain]), pd.DataFrame())[2:]
+    assert loses.estimate == pytest.approx(5.0 - 1.5) and loses.verdict == "supported"  # loses less on every set
+    assert "bootstrap over 3 fine-tuning sets" in loses.interval.method and ends.verdict == "supported"
 
 
 def test_with_several_seeds_the_interval_stays_over_seeds():
