@@ -347,16 +347,25 @@ class Benchmark(StoredRuns):
         most), kept as the store's summary of these runs."""
         return self.summary(accuracies)
 
-    def jobs(self) -> list[tuple[dict, Callable[[], pd.DataFrame]]]:
-        """`(config, compute)` of every run: per regime and seed the pretrained model, then each method
-        on each fine-tuning set (post-hoc methods last: they read the trained ones' weights). Missing
-        datasets or weights stop the run here, before any compute."""
+    def _plan(self) -> dict[tuple[str, int], list[dict]]:
+        """Per regime and seed, the configs of its runs: the pretrained model, then each method on each fine-tuning
+        set (post-hoc methods last: they read the trained ones' weights)."""
         methods = [m for m in self.s.methods if m in TRAINED] + [m for m in self.s.methods if m in POST_HOC]
-        plan = {
+        return {
             (regime, seed): [self.run_config(regime, seed, PRETRAINED, "")]
             + [self.run_config(regime, seed, m, name) for m in methods for name in self.finetune_datasets]
             for regime in self.s.regimes for seed in self.s.seeds
         }
+
+    def stored(self) -> tuple[int, int]:
+        """How many of the benchmark's runs are in the store, of how many (nothing opened: no data, no weights)."""
+        configs = [config for configs in self._plan().values() for config in configs]
+        return sum(self.store.has(config) for config in configs), len(configs)
+
+    def jobs(self) -> list[tuple[dict, Callable[[], pd.DataFrame]]]:
+        """`(config, compute)` of every run (`_plan`'s order). Missing datasets or weights stop the run here,
+        before any compute."""
+        plan = self._plan()
         todo = sum(not self.store.has(config) for configs in plan.values() for config in configs)
         if todo:
             log.info("%d runs to compute", todo)

@@ -18,8 +18,8 @@ from ..plotting import save_figure
 from .experiments import load_experiments
 from .figures import PANEL_YLABELS
 from .ours import FT_SET
-from .ours_experiments import (CLAIMS, EXPERIMENT_PANELS, experiments_source, finetuned_on, load_run,
-                               our_experiment_panel, show_experiment_panel)
+from .ours_experiments import (CLAIMS, EXPERIMENT_PANELS, finetuned_on, load_run,
+                               our_experiment_panel, runs_not_stored, show_experiment_panel)
 
 ACCURACY = (0.0, 100.0)
 # y range per panel (the panel's title names the value drawn), as in the redraws of `figures.draw`
@@ -64,7 +64,7 @@ def on_paper_axes(fig, artefact: str, references: pd.DataFrame | None = None) ->
 
 def show_on_paper_axes(artefact: str, experiments_params: str, results_dir: str | Path, output_dir: str | Path) -> None:
     """`ours_experiments.show_experiment_panel` with our curves on the redraws' axes (`on_paper_axes`)."""
-    if artefact not in Y_RANGES or experiments_source(experiments_params) == "registry":
+    if artefact not in Y_RANGES or runs_not_stored(artefact, experiments_params, results_dir):
         show_experiment_panel(artefact, experiments_params, results_dir, output_dir)
         return
     data, fig, findings = our_experiment_panel(artefact, experiments_params, results_dir)

@@ -131,5 +131,12 @@ def run_experiment(path: str | Path, name: str, results_dir: str | Path) -> pd.D
     return pd.concat(frames, ignore_index=True)
 
 
+def stored_runs(path: str | Path, name: str, results_dir: str | Path) -> tuple[int, int]:
+    """How many runs of experiment `name` are in the store under `results_dir`, of how many (`Benchmark.stored`)."""
+    base, experiment = named_experiment(path, name)
+    counts = [Benchmark(settings, results_dir).stored() for _, settings in experiment.variants(base, str(path))]
+    return sum(stored for stored, _ in counts), sum(total for _, total in counts)
+
+
 def _declared(keys: dict[str, str]) -> dict[str, Parameter]:
     return {name: Parameter(name, annotation, None) for name, annotation in keys.items()}

@@ -37,7 +37,7 @@ from ..metrics.robustness import effective_robustness_improvement
 from ..store import RunContext
 from .benchmark import CLIP_REGIME, PRETRAINED, REGIME_ANALOGUES, Benchmark, per_value, robustness_table
 from .claims import OUR_FINDINGS
-from .experiments import load_experiments, named_experiment, run_experiment
+from .experiments import load_experiments, named_experiment, run_experiment, stored_runs
 from ..params import tier_of
 from ..plotting import heatmap
 from .ours import (FEW_POINTS, FT_SET, FinetuneSetDraws, Panel, finetune_set_findings, ood_average_before_after,
@@ -204,12 +204,23 @@ def panel_runs(artefact: str, experiments_params: str, results_dir: str | Path) 
     return [own, *(run.on_sets(own.finetune_datasets) for run in compared)]
 
 
+def runs_not_stored(artefact: str, experiments_params: str, results_dir: str | Path) -> str:
+    """Empty where the panel of `artefact` can be drawn on this machine: an embedded experiments file (computed
+    here), or every run of the experiments it reads already in the store (the paper's models and data, computed on
+    a GPU: `make figures TIER=full` or `python -m lib experiment`); otherwise how many of each one's runs are."""
+    if experiments_source(experiments_params) != "registry":
+        return ""
+    counts = {name: stored_runs(experiments_params, name, results_dir) for name in experiments_read(artefact)}
+    return "; ".join(f"experiment {name!r}: {stored} of {total} runs in the store"
+                     for name, (stored, total) in counts.items() if stored < total)
+
+
 def experiment_findings(artefact: str, experiments_params: str, results_dir: str | Path) -> Findings:
     """The findings `show_experiment_panel` prints for `artefact` (its panel drawn and closed unseen); none where
-    the experiments file needs the paper's models (registry), as there."""
+    the experiments file needs the paper's models (registry) and their runs are not all stored, as there."""
     import matplotlib.pyplot as plt
 
-    if experiments_source(experiments_params) == "registry":
+    if runs_not_stored(artefact, experiments_params, results_dir):
         return Findings()
     _, fig, findings = PANELS[artefact](*panel_runs(artefact, experiments_params, results_dir))
     plt.close(fig)
@@ -236,14 +247,14 @@ def paired_experiment_panel(artefact: str, runs: list[ExperimentRun], tier: str)
 
 def show_experiment_panel(artefact: str, experiments_params: str, results_dir: str | Path, output_dir: str | Path) -> None:
     """The notebooks' experiment cell: draw and save `<artefact>_ours` and print its findings, or say why
-    there is none (no experiment draws it; the full tier's experiments are run on a GPU, not here)."""
+    there is none (no experiment draws it; the full tier's runs are not all in the store: `runs_not_stored`)."""
     from ..plotting import save_figure
 
     if not has_experiment_panel(artefact):
         print(f"{artefact}: none of our appendix experiments draws this artefact.")
-    elif experiments_source(experiments_params) == "registry":
-        print(f"{artefact}: experiment {EXPERIMENT_PANELS[artefact]!r} needs the paper's models, data and a GPU "
-              f"(`python -m lib experiment --tier full --name {EXPERIMENT_PANELS[artefact]}`); not computed here.")
+    elif missing := runs_not_stored(artefact, experiments_params, results_dir):
+        print(f"{artefact}: {missing}. The paper's models and data need a GPU (`python -m lib experiment --tier "
+              f"full --name NAME` for each experiment named, with `--executor slurm` on a cluster); not computed here.")
     else:
         data, fig, findings = our_experiment_panel(artefact, experiments_params, results_dir)
         save_figure(fig, data, output_dir, f"{artefact}_ours")

@@ -69,7 +69,8 @@ display(Markdown(verdict_markdown("figure05", extra=("table03", "table19"))))
 # because a 2-core CPU cannot afford 10; the lines are our regimes, not the paper's four ViT-B/16s.
 #
 # At the full tier the experiment runs on the paper's models and data (`python -m lib experiment
-# --tier full --name <experiment>`, GPU); this notebook does not compute it and says so.
+# --tier full --name <experiment>`, GPU, or `make figures TIER=full`, which computes
+# the runs first); this notebook draws them once they are all in the store, and otherwise says how many are.
 
 # %%
 from lib.imagenet_rib.curves import show_on_paper_axes

@@ -64,7 +64,8 @@ display(Markdown(verdict_markdown("figure12", extra=("table09", "table17"))))
 # paper's OpenAI and LAION-2B), and our k stop at the sweep's largest value.
 #
 # At the full tier the experiment runs on the paper's models and data (`python -m lib experiment
-# --tier full --name <experiment>`, GPU); this notebook does not compute it and says so.
+# --tier full --name <experiment>`, GPU, or `make figures TIER=full`, which computes
+# the runs first); this notebook draws them once they are all in the store, and otherwise says how many are.
 
 # %%
 from lib.imagenet_rib.curves import show_on_paper_axes

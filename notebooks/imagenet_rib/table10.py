@@ -73,7 +73,8 @@ display(Markdown(verdict_markdown("table10")))
 # errors, so most cells cannot be told apart from the band either way.
 #
 # At the full tier the experiment runs on the paper's models and data (`python -m lib experiment
-# --tier full --name <experiment>`, GPU); this notebook does not compute it and says so.
+# --tier full --name <experiment>`, GPU, or `make figures TIER=full`, which computes
+# the runs first); this notebook draws them once they are all in the store, and otherwise says how many are.
 
 # %%
 from lib.imagenet_rib.ours_experiments import EXPERIMENT_PAIRS, show_experiment_panel

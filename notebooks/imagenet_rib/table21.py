@@ -80,7 +80,8 @@ display(Markdown(verdict_markdown("table21")))
 # seed, `tiny`'s, by a seeded bootstrap over the fine-tuning domains).
 #
 # At the full tier the experiment runs torchvision's ResNet-18 and ResNet-50 on the paper's data
-# (`python -m lib experiment --tier full --name resnets`, GPU); this notebook does not compute it and says so.
+# (`python -m lib experiment --tier full --name resnets`, GPU, or `make figures TIER=full`, which computes
+# the runs first); this notebook draws them once they are all in the store, and otherwise says how many are.
 
 # %%
 from lib.imagenet_rib.ours_experiments import EXPERIMENT_PAIRS, show_experiment_panel

@@ -302,7 +302,9 @@ def test_tiny_embedded_run_gives_ri_rows_and_reads_back_from_the_store(tmp_path,
         BenchmarkSettings.load(TINY), regimes=["clean"], suite=["digits_inverted", "digits_edges"],
         methods=["FT", "WiSE-FT"], pretrain={"epochs": 1, "batch_size": 64, "base_lr": 0.05, "reference_batch": 64},
     )
+    assert Benchmark(settings, tmp_path).stored() == (0, 5)  # pretrained, then FT and WiSE-FT on each set
     first = Benchmark(settings, tmp_path).run()
+    assert Benchmark(settings, tmp_path).stored() == (5, 5)
     assert set(first["eval_dataset"]) == {"digits_inverted", "digits_edges", "digits"}
     assert set(first.loc[first["eval_dataset"] == "digits_edges", "target"]) <= {0, 1, 2, 3, 4}  # the class subset
     table = robustness_table(accuracies(first), settings.suite, Benchmark(settings, tmp_path).reference)

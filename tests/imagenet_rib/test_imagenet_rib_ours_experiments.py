@@ -324,3 +324,23 @@ def test_a_panel_compares_its_experiment_with_main_on_the_experiments_sets(monke
     split, main = ours_experiments.panel_runs("table10", "experiments.yaml", "results")
     assert split is runs["validation_split"] and main.finetune_datasets == ["a"]
     assert set(main.acc["finetune_dataset"]) == {"", "a"}
+
+
+def test_a_full_tier_panel_is_drawn_once_every_run_it_reads_is_stored(monkeypatch, capsys):
+    from lib.imagenet_rib import ours_experiments
+
+    stored = {"validation_split": (54, 54), "main": (40, 71)}
+    monkeypatch.setattr(ours_experiments, "experiments_source", lambda params: "registry")
+    monkeypatch.setattr(ours_experiments, "stored_runs", lambda params, name, results: stored[name])
+    assert ours_experiments.runs_not_stored("table10", "full.yaml", "r") == "experiment 'main': 40 of 71 runs in the store"
+    ours_experiments.show_experiment_panel("table10", "full.yaml", "r", "out")
+    assert "40 of 71 runs in the store" in capsys.readouterr().out
+    assert ours_experiments.experiment_findings("table10", "full.yaml", "r") == Findings()
+    stored["main"] = (71, 71)  # all stored (computed on a GPU): drawn from the store
+    assert ours_experiments.runs_not_stored("table10", "full.yaml", "r") == ""
+    drawn = []
+    monkeypatch.setattr(ours_experiments, "our_experiment_panel", lambda *args: drawn.append(args) or (
+        pd.DataFrame({"x": [1]}), plt.figure(), Findings([])))
+    monkeypatch.setattr("lib.plotting.save_figure", lambda *args, **kwargs: None)
+    ours_experiments.show_experiment_panel("table10", "full.yaml", "r", "out")
+    assert drawn == [("table10", "full.yaml", "r")]
