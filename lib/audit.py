@@ -79,6 +79,12 @@ def count_line(rows: pd.DataFrame) -> str:
     return f"{len(rows)} rows: " + ", ".join(f"{s} {int(counts.get(s, 0))}" for s in STATUSES)
 
 
+def artefact_rows(paper: str, artefacts: Iterable[str]) -> pd.DataFrame:
+    """The audit rows of `paper` (`audit_paper`) on the given artefacts, in their order in the paper's audit."""
+    frame = audit_paper(paper)
+    return frame[frame["artefact"].isin(list(artefacts))].reset_index(drop=True)
+
+
 def audit_paper(paper: str) -> pd.DataFrame:
     """All audit rows of one paper (its module's `audits()`), as a frame with the contract's columns."""
     if paper not in PAPERS:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ..audit import audit_paper
+from ..audit import artefact_rows
 from ..audit import count_line as audit_summary  # noqa: F401  (the notebooks' audit count line)
 from .classwise import classwise_frame, implied_group_sizes
 from .effective_robustness import fitted_lines, points
@@ -62,8 +62,7 @@ SCATTERS = {  # figure -> panels, each (setup, CLIP table, ImageNet table, with 
 
 def audit_rows(*artefacts: str) -> pd.DataFrame:
     """The audit rows of the given artefacts."""
-    frame = audit_paper(PAPER)
-    return frame[frame["artefact"].isin(artefacts)].reset_index(drop=True)
+    return artefact_rows(PAPER, artefacts)
 
 
 def _table_data(artefact: str) -> pd.DataFrame:

@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-from ..audit import audit_paper
+from ..audit import artefact_rows
+from ..audit import count_line as audit_summary  # noqa: F401  (the notebooks' audit count line)
 from ..plotting import DIVERGING, heatmap
 from ..claims import ledger
 from .claims import claims_for
@@ -529,15 +530,8 @@ def figure13_data() -> pd.DataFrame:
 def audit_rows(artefacts: str | list[str]) -> pd.DataFrame:
     """The audit rows of the given artefact(s), in the columns a reader needs."""
     chosen = [artefacts] if isinstance(artefacts, str) else list(artefacts)
-    frame = audit_paper(PAPER)
-    frame = frame[frame["artefact"].isin(chosen)]
-    return frame[["artefact", "quantity", "printed", "recomputed", "delta", "tolerance", "status", "note"]].reset_index(drop=True)
-
-
-def audit_summary(rows: pd.DataFrame) -> str:
-    """'N ok, M mismatch, K not_checkable' of some audit rows."""
-    counts = rows["status"].value_counts()
-    return ", ".join(f"{int(counts.get(s, 0))} {s}" for s in ("ok", "mismatch", "not_checkable"))
+    return artefact_rows(PAPER, chosen)[["artefact", "quantity", "printed", "recomputed", "delta", "tolerance", "status",
+                                         "note"]]
 
 
 def verdict_markdown(artefact: str, extra: tuple[str, ...] = ()) -> str:
