@@ -164,9 +164,8 @@ def table_draws(acc: pd.DataFrame, suite: list[str], reference: str, finetune_da
 
 
 def benchmark_draws(settings: BenchmarkSettings, acc: pd.DataFrame) -> FinetuneSetDraws:
-    """`table_draws` of the benchmark of `settings` (its runs `acc`), its settings read when a single seed needs them."""
-    return FinetuneSetDraws(lambda: finetune_terms(acc, settings.suite, settings.reference_dataset, settings.finetuned_on),
-                            TABLE_TERMS, "RI")
+    """`table_draws` of the benchmark of `settings` (its runs `acc`)."""
+    return table_draws(acc, settings.suite, settings.reference_dataset, settings.finetuned_on)
 
 
 def _ood_change_per_set(acc: pd.DataFrame, suite: list[str], methods: Sequence[str]) -> pd.DataFrame:

@@ -35,9 +35,10 @@ import pandas as pd
 from ..findings import Finding, Findings
 from ..metrics.robustness import effective_robustness_improvement
 from ..store import RunContext
-from .benchmark import CLIP_REGIME, PRETRAINED, REGIME_ANALOGUES, Benchmark, per_value, robustness_table
+from .benchmark import (CLIP_REGIME, PRETRAINED, REGIME_ANALOGUES, Benchmark, BenchmarkSettings, per_value,
+                        robustness_table)
 from .claims import OUR_FINDINGS
-from .experiments import load_experiments, named_experiment, run_experiment, stored_runs
+from .experiments import Experiment, load_experiments, named_experiment, run_experiment, stored_runs
 from ..params import tier_of
 from ..plotting import heatmap
 from .ours import (FEW_POINTS, FT_SET, FinetuneSetDraws, Panel, finetune_set_findings, ood_average_before_after,
@@ -149,16 +150,21 @@ def experiments_source(experiments_params: str) -> str:
 def load_run(experiments_params: str, name: str, results_dir: str | Path) -> ExperimentRun:
     """Run (or read back) experiment `name` of an experiments file."""
     acc = run_experiment(experiments_params, name, results_dir)
-    base, experiment = named_experiment(experiments_params, name)
-    settings = experiment.variants(base, experiments_params)[0][1]
+    experiment, settings = _first_variant(experiments_params, name)
     return ExperimentRun(acc, list(settings.suite), settings.reference_dataset, settings.finetuned_on, experiment.swept,
                          dict(settings.method_settings))
 
 
+def _first_variant(experiments_params: str, name: str) -> tuple[Experiment, BenchmarkSettings]:
+    """Experiment `name` of an experiments file and the settings of its first variant (what every variant shares
+    but the swept key)."""
+    base, experiment = named_experiment(experiments_params, name)
+    return experiment, experiment.variants(base, experiments_params)[0][1]
+
+
 def finetuned_on(experiments_params: str, name: str) -> list[str]:
     """The datasets experiment `name` of an experiments file fine-tunes on (every variant's)."""
-    base, experiment = named_experiment(experiments_params, name)
-    return experiment.variants(base, experiments_params)[0][1].finetuned_on
+    return _first_variant(experiments_params, name)[1].finetuned_on
 
 
 def experiments_read(artefact: str) -> tuple[str, ...]:

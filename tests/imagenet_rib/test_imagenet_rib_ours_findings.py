@@ -41,7 +41,7 @@ def test_linear_probing_steadier_than_ft_and_visual_prompt_not():
     lp, vp = mri_findings(mri_table([1.0, 1.1]))[1:]
     assert lp.estimate == pytest.approx(3.0) and lp.verdict == "supported"  # constant over seeds: a point interval
     assert vp.estimate == pytest.approx(-1.0) and vp.verdict == "contradicted"
-    table15 = judged("table15", None, None, mri_table([1.0, 1.1]))  # Table 15 prints no Visual Prompt
+    table15 = judged("table15", Settings(), None, mri_table([1.0, 1.1]))  # Table 15 prints no Visual Prompt
     assert [f.quantity.split(": ", 1)[1] for f in table15] == [
         "mRI of MS:PRE-FT-EWC-LwF − second-highest mRI of the other methods", "|mRI of FT| − |mRI of Linear Probing|"]
 
@@ -93,6 +93,8 @@ def test_per_dataset_share_and_magnitude_bootstrap_over_cells():
 
 class Settings:
     suite = list("abc")
+    reference_dataset = "p"
+    finetuned_on = list("abc")
 
 
 def test_figure04_and_figure08_findings_are_the_before_after_changes():
@@ -156,13 +158,7 @@ def one_seed_accuracies(ri: dict[str, dict[str, float]]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-class OneSeedSettings:
-    suite = list("abc")
-    reference_dataset = "p"
-    finetuned_on = list("abc")
-
-
-class ShuffledSettings(OneSeedSettings):
+class ShuffledSettings(Settings):
     finetuned_on = list("cab")  # not in the suite's (or any alphabetical) order
 
 
@@ -182,7 +178,7 @@ def test_the_drawn_rows_of_every_set_once_are_the_tables_rows():
 def test_table02s_share_counts_a_set_drawn_twice_twice():
     # MS:PRE-FT-EWC-LwF has the highest RI on a and b, not on c: the share over a resample counts repeats
     acc = one_seed_accuracies({"FT": {"a": -4.0, "b": -2.0, "c": 3.0}, BEST: {"a": 1.0, "b": 2.0, "c": 0.5}})
-    share = judged("table02", OneSeedSettings(), acc, robustness_table(acc, list("abc"), "p"))[0]
+    share = judged("table02", Settings(), acc, robustness_table(acc, list("abc"), "p"))[0]
     assert share.estimate == pytest.approx(2 / 3)
     rng = np.random.default_rng(0)  # bootstrap_interval's draws (seed 0, 2000 resamples): best on a or b, counted
     expected = [np.mean(rng.integers(0, 3, 3) < 2) for _ in range(2000)]
@@ -193,27 +189,27 @@ def test_with_one_seed_table_findings_are_judged_over_the_finetuning_sets():
     above = one_seed_accuracies({"FT": {"a": -4.0, "b": -2.0, "c": -9.0}, "Linear Probing": {"a": -1, "b": -1, "c": -1},
                                  "LwF": {"a": -3.0, "b": -1.5, "c": -2.0}, BEST: {"a": 1.0, "b": 2.0, "c": 6.0}})
     table = robustness_table(above, list("abc"), "p")
-    soup, lp = judged("table03", OneSeedSettings(), above, table)[:2]
+    soup, lp = judged("table03", Settings(), above, table)[:2]
     # MS (mRI 3) against the second-highest other method, LwF (-6.5 / 3); above it on every set
     assert soup.estimate == pytest.approx(3.0 + 6.5 / 3) and soup.verdict == "supported"
     assert "bootstrap over 3 fine-tuning sets" in soup.interval.method
     assert lp.verdict == "supported"  # |FT| above |LP| = 1 on every set
-    best_share = judged("table02", OneSeedSettings(), above, table)[0]
+    best_share = judged("table02", Settings(), above, table)[0]
     assert best_share.estimate == 1.0 and best_share.verdict == "supported"  # highest RI on every drawn set
     # LwF's backward transfer (its change on p is its RI's opposite) is below FT's on every set: contradicted
-    assert judged("table18", OneSeedSettings(), above, table)[0].verdict == "contradicted"
+    assert judged("table18", Settings(), above, table)[0].verdict == "contradicted"
     mixed = one_seed_accuracies({"FT": {"a": -4.0, "b": -2.0, "c": -9.0}, "Linear Probing": {"a": -1, "b": -1, "c": -1},
                                  BEST: {"a": -6.0, "b": 4.0, "c": 0.5}})  # second to LP on two sets, far below on one
-    soup = judged("table03", OneSeedSettings(), mixed, robustness_table(mixed, list("abc"), "p"))[0]
+    soup = judged("table03", Settings(), mixed, robustness_table(mixed, list("abc"), "p"))[0]
     assert soup.verdict == "not_distinguishable" and soup.interval.low < 0 < soup.interval.high
 
 
 def test_with_one_seed_figures04_and_08_are_judged_over_the_finetuning_sets():
     acc = one_seed_accuracies({"FT": {"a": -4.0, "b": -2.0, "c": -9.0}, "WiSE-FT": {"a": 1.0, "b": 0.0, "c": -1.0}})
-    change = judged("figure04", OneSeedSettings(), acc, pd.DataFrame())[0]
+    change = judged("figure04", Settings(), acc, pd.DataFrame())[0]
     assert change.estimate == pytest.approx(-5.0) and change.verdict == "supported"  # "<" 0 on every set
     assert "bootstrap over 3 fine-tuning sets" in change.interval.method
-    every = judged("figure08", OneSeedSettings(), acc, pd.DataFrame())[0]  # the mean over both methods
+    every = judged("figure08", Settings(), acc, pd.DataFrame())[0]  # the mean over both methods
     assert every.estimate == pytest.approx(-2.5) and "bootstrap over 3 fine-tuning sets" in every.interval.method
     # per set, the mean over the methods: a -1.5, b -1, c -5; each drawn three times in 1 of 27 resamples (> 2.5 %)
     assert every.interval.low == pytest.approx(-5.0) and every.interval.high == pytest.approx(-1.0)
@@ -222,7 +218,7 @@ def test_with_one_seed_figures04_and_08_are_judged_over_the_finetuning_sets():
 def test_with_one_seed_the_regime_contrast_is_judged_over_the_shared_finetuning_sets():
     plain = one_seed_accuracies({"FT": {"a": -4.0, "b": -2.0, "c": -9.0}}).assign(regime="clean")
     augreg = one_seed_accuracies({"FT": {"a": -1.0, "b": -1.5, "c": -2.0}}).assign(regime="augmented")
-    loses, ends = judged("figure04", OneSeedSettings(), pd.concat([augreg, plain]), pd.DataFrame())[2:]
+    loses, ends = judged("figure04", Settings(), pd.concat([augreg, plain]), pd.DataFrame())[2:]
     assert loses.estimate == pytest.approx(5.0 - 1.5) and loses.verdict == "supported"  # loses less on every set
     assert "bootstrap over 3 fine-tuning sets" in loses.interval.method and ends.verdict == "supported"
 
