@@ -4,8 +4,11 @@ torch's own kernels (ATen), oneDNN (its convolutions), MKL (its matrix products)
 scipy's and so scikit-learn's) each pick their vectorised code by the CPU they start on: AVX2 on one
 machine, AVX-512 on another. Wider vectors sum in another order, the last bits differ, and training
 amplifies them: the same seed trains another model (measured in `docs/measurements/instruction_set.md`).
-So on x86-64 every process that imports `lib` asks all four for their AVX2 code, which every x86-64 CPU
-of the last decade has: two such machines then run the same instructions. The libraries read these
+So on x86-64 every process that imports `lib` asks ATen, oneDNN and OpenBLAS for their AVX2 code, which
+every x86-64 CPU of the last decade has, and MKL for its COMPATIBLE branch. MKL's manual says it honours
+a branch such as AVX2 on Intel CPUs only and takes its own choice (AUTO) elsewhere, and an AMD and an Intel
+machine with MKL pinned to AVX2 did train different models (measured); COMPATIBLE is the branch it keeps on
+every x86-64 CPU, at about 2.5 times the time of its AVX2 matrix products. The libraries read these
 variables when they start, so they are set when `lib` is imported (its `__init__`), and the project's
 notebook kernel has them in its kernel spec (`kernel_spec_arguments`, for `make setup`), because a
 notebook imports pandas, and so OpenBLAS, before `lib`. The pin is part of every run's key
@@ -24,11 +27,12 @@ from functools import lru_cache
 from pathlib import Path
 
 # Variable -> value for a CPU with AVX2: ATen's dispatch, oneDNN's ceiling, MKL's conditional numerical
-# reproducibility mode, OpenBLAS's kernel family (Haswell is its AVX2 family).
+# reproducibility branch (COMPATIBLE: the one MKL keeps on non-Intel CPUs too), OpenBLAS's kernel family
+# (Haswell is its AVX2 family).
 PINS: dict[str, str] = {
     "ATEN_CPU_CAPABILITY": "avx2",
     "ONEDNN_MAX_CPU_ISA": "AVX2",
-    "MKL_CBWR": "AVX2",
+    "MKL_CBWR": "COMPATIBLE",
     "OPENBLAS_CORETYPE": "Haswell",
 }
 

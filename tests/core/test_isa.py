@@ -1,6 +1,7 @@
 """The instruction-set pin (`lib.isa`) is in force in every process the project starts, is part of every run
 key, and a process whose libraries started before it is stopped before it computes."""
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -54,3 +55,18 @@ def test_native_kernels_unpin_and_say_so_in_the_key(monkeypatch):
     monkeypatch.setenv(isa.KERNELS_ENV, "avx512")
     with pytest.raises(ValueError, match="ROBUSTNESS_KERNELS='avx512': set it to one of avx2, native"):
         isa.pins()
+
+
+# `benchmarks/instruction_set.py`'s probe (a ConvNet trained 200 steps, a logistic regression) under the pin, as
+# computed on the machine the committed references and figures were made on (Intel Xeon, Sapphire Rapids, 2026-12-01).
+PINNED_PROBE = ["AVX2", "2.3161206245", "1054c564", "f584eace"]
+
+
+@pinned_machine
+def test_the_pinned_probe_computes_what_the_references_machine_computed():
+    spec = importlib.util.spec_from_file_location("instruction_set", REPO_ROOT / "benchmarks" / "instruction_set.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.probe(dict(isa.PINS)) == PINNED_PROBE, (
+        "this CPU computes another result under the pin than the machine the tiny references and mini figures were "
+        "made on, so their numbers will differ here: see docs/measurements/instruction_set.md")
