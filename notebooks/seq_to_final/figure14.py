@@ -80,7 +80,7 @@ print(path_findings(runs, "figure14", panels))
 # - **JST-1**: its path falls slightly, from .65 to .60 (two of three seeds end lower); its start within .05
 #   of its end and its dip are not distinguishable (.06, [−.02, .15]; .06, [−.07, .18]), and its steadiness is
 #   not checkable (no seed rises by .05).
-# - **Side-tuning's path rises: supported** (.50, [.41, .59]), preserved from the 4-step sequences.
+# - **Side-tuning's path rises: supported** (.49, [.39, .59]), preserved from the 4-step sequences.
 
 # %% [markdown]
 # ## 4. What a toy can and cannot test

@@ -160,6 +160,7 @@ display(Markdown(markdown(findings)))
 # (FT alone by +.20), and the paper's
 # joint models collapse to chance (.51) on most architectures. "JM below SFT" is not checkable at this tier, whose
 # SFT runs one of the three learning-rate schedules whose best is the paper's SFT column; "some methods that ignore
-# the sequence are among the best", judged without SFT, holds (+.03 [+.01, +.05]). Not tested here: IRM, DRO, LP-FT, I-FT, D-FT, EWC and the side-tuning
-# columns (beyond the mini budget), and App. E's claim that ConvNets match the larger architectures (only ConvNets
-# run). The stand-in is near its ceiling, so it separates methods by little more than its seed noise.
+# the sequence are among the best", judged without SFT, holds (+.02 [−.01, +.05]). Not tested here: IRM, DRO,
+# LP-FT, I-FT, D-FT, EWC and the side-tuning columns (beyond the mini budget), and App. E's claim that ConvNets
+# match the larger architectures (only ConvNets run). The stand-in is near its ceiling, so it separates methods by
+# little more than its seed noise.

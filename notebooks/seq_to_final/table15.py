@@ -102,9 +102,9 @@ print(report(findings))
 # %% [markdown]
 # ### Verdict on our run
 # At `mini` (RCL, Conv-1, 3 seeds; rows 4-7 are the same computations and are not re-run):
-# - **Ablating the initialisation falls below standard fine-tuning, but within .02: not distinguishable** (+.08
-#   [−.20, .35]): the interval is far wider than the paper's .012 gap, and our point estimate has the other sign.
+# - **Ablating the initialisation falls below standard fine-tuning, but within .02: not distinguishable** (+.03
+#   [−.06, .13]): the interval is far wider than the paper's .012 gap, and our point estimate has the other sign.
 #   Fine-tuning with a pull towards the previous weights gives exactly the same accuracy as standard FT here
-#   in every seed (mean .597): at this scale the pull does not move the selected model.
-# - **Fine-tuning beats ERM on the final step: not distinguishable** (−.02 [−.46, .41]).
+#   in every seed (mean .639): at this scale the pull does not move the selected model.
+# - **Fine-tuning beats ERM on the final step: not distinguishable** (+.02 [−.28, .32]).
 # The toy cannot test this table's claims: they rest on differences of one percent, one run each.

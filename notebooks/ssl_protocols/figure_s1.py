@@ -106,8 +106,8 @@ print(report(findings))
 #   for style shifts; its own ImageNet-D points give the same statistic (printed in the finding) slightly
 #   below 0: there FT's panels correlate a little more than kNN's and LP's.
 # - *An outlier.* At `mini`, masked-vit-15ep's fine-tuning collapsed to one class (FT at chance, 10 %; see the
-#   Table S.2 notebook). It is the orange triangle near the origin of the FT columns. simclr-vit-15ep's plain FT
-#   is at chance too on digits_inverted (10 %; the Table S.2 notebook lists every such run).
+#   Table S.2 notebook). It is the orange triangle near the origin of the FT columns. No other model's FT is
+#   at chance on these domains (the Table S.2 notebook lists every chance-level run).
 
 # %%
 domain_mapping(settings, "style")

@@ -93,8 +93,8 @@ print(report(findings))
 # - *Axes.* Every panel spans 0–100 %, the paper's too.
 # - *Top-5 on digits_parity* is 100 % for every model (2 classes), so its r is undefined.
 # - *Finding.* It is judged on top-1 on the one parity domain.
-# - *Outliers.* At `mini`, masked-vit-15ep's fine-tuning collapsed (FT at 50 %, chance on two classes; see the
-#   Table S.2 notebook), and so did simclr-vit-15ep's plain FT (51 %).
+# - *An outlier.* At `mini`, masked-vit-15ep's fine-tuning collapsed (FT at 50 %, chance on two classes; see the
+#   Table S.2 notebook); no other model's FT is at chance here.
 
 # %%
 domain_mapping(settings, "granularity")

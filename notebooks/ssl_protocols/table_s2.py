@@ -126,8 +126,8 @@ print(report(findings))
 #   (100 / classes) is marked †. It is kept in the table and in every statistic (no run is excluded and no
 #   setting was changed). The list is below, with how many classes each flagged run predicts. At `mini`,
 #   the flagged runs are every fine-tuning run of masked-vit-15ep on the digit domains (FT, FT-10 %, FT-1 %, with
-#   and without the head), its plain linear probe there, and simclr-vit-15ep's plain FT-10 % on digits and
-#   plain FT on digits_inverted and digits_parity. Each predicts a single class for at least 95 % of the 540 test
+#   and without the head), its plain linear probe there, and simclr-vit-15ep's FT-10 % on digits (with and
+#   without the head) and its plain FT-1 % there. Each predicts a single class for at least 93 % of the 540 test
 #   items, and all but two for at least 99.8 %. These runs are real: the fine-tuning diverged, and the classifier collapsed to a constant. On
 #   photos, masked-vit-15ep's FT reaches 25 %, above its 6 % chance. Its batch-normalised probe (LP^BN) and its
 #   kNN are well above chance everywhere, so its features carry the classes but are badly scaled for a plain

@@ -106,7 +106,7 @@ print(report(findings))
 #   On photos (16 classes) chance is 31 %.
 # - *Chance-level runs (†).* These are runs at most 2 points above top-5 chance (where chance is below
 #   100 %): at `mini` ten, masked-vit-15ep's plain linear probe on three digit domains and seven fine-tuning
-#   runs of masked-vit-15ep and simclr-vit-15ep. Most of those are among the collapsed runs the Table S.2
+#   runs of masked-vit-15ep and simclr-vit-15ep. All of those are among the collapsed runs the Table S.2
 #   notebook lists by top-1; top-5 cannot flag the parity runs, and a collapsed run can sit a little more
 #   than 2 points above top-5 chance. They are kept, not excluded.
 # - There is no ImageNet-D block. Our style domains sit in the one block.
