@@ -11,7 +11,7 @@ SELECT := $(if $(PAPER),--paper $(PAPER)) $(if $(ARTEFACT),--artefact $(ARTEFACT
 KERNEL := robustness-companion
 LAB_ARGS ?=
 
-.PHONY: setup lock lab figures book notebooks test test-notebooks sync audit check-data gpu-wheels clean
+.PHONY: setup lock lab figures book notebooks test test-notebooks test-notebooks-cpu sync audit check-data gpu-wheels clean
 
 setup: $(VENV)/.installed $(VENV)/.kernel
 
@@ -57,6 +57,17 @@ test: setup
 test-notebooks: setup
 	rm -rf build/tiny tests/notebooks
 	$(PY) -m lib run --tier tiny --executed-dir tests/notebooks --as-reference
+
+## Re-execute into tests/notebooks_by_cpu/<this CPU's class>/ the tiny notebooks whose outputs differ on this
+## machine's CPU class (lib.isa.cpu_class) from tests/notebooks/: PAPER=… ARTEFACT=… adds one, and without them
+## every notebook already there is remade (tests/notebooks_by_cpu/README.md says when).
+test-notebooks-cpu: setup
+	rm -rf build/tiny
+	class=$$($(PY) -c 'import lib.isa; print(lib.isa.cpu_class())'); \
+	for notebook in $(if $(ARTEFACT),$(PAPER)/$(ARTEFACT),$$(cd tests/notebooks_by_cpu/$$class && ls */*.ipynb | sed 's/.ipynb$$//')); do \
+		$(PY) -m lib run --tier tiny --paper $${notebook%/*} --artefact $${notebook#*/} \
+			--executed-dir tests/notebooks_by_cpu/$$class --as-reference || exit 1; \
+	done
 
 ## Re-pair every notebook's .ipynb from its .py source (run after editing a notebook).
 sync: setup

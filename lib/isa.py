@@ -101,6 +101,28 @@ def check() -> None:
                 f"first, or start the process with {key()} (the project's notebook kernel has them)")
 
 
+@lru_cache(maxsize=1)
+def cpu_class() -> str:
+    """The CPU's vendor and per-core cache sizes, as Linux reports them (`/sys/devices/system/cpu/cpu0/cache`),
+    e.g. `AuthenticAMD-L1d32K-L2-1024K-L3-32768K`; `unknown` where there is no such folder. The pin fixes the
+    instruction set, not this: oneDNN sizes its convolutions' blocks by the caches (its maintainers guarantee
+    the same result on the same CPU only), so two CPUs of other classes may differ in the last bits of a
+    convolution, and training carries that on (`docs/measurements/instruction_set.md`). The tests keep
+    the notebooks' references per class (`tests/notebooks_by_cpu/`)."""
+    cpuinfo, caches = Path("/proc/cpuinfo"), sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*"))
+    if not caches:
+        return "unknown"
+    vendor = next((line.split(":")[1].strip() for line in cpuinfo.read_text().splitlines()
+                   if line.startswith("vendor_id")), "unknown") if cpuinfo.exists() else "unknown"
+    sizes = []
+    for index in caches:
+        kind = (index / "type").read_text().strip()
+        if kind != "Instruction":
+            level = (index / "level").read_text().strip()
+            sizes.append(f"L{level}{'d' if kind == 'Data' else '-'}{(index / 'size').read_text().strip()}")
+    return "-".join([vendor, *sizes])
+
+
 def kernel_spec_arguments() -> str:
     """`ipykernel install`'s arguments that start the notebook kernel pinned (`make setup`)."""
     return " ".join(f"--env {name} {value}" for name, value in pins().items())

@@ -77,9 +77,12 @@ def library_versions() -> dict[str, str]:
 
 
 def device_name(device: str) -> str:
-    """A human-readable name of the device a run used (the GPU model where there is one)."""
+    """A human-readable name of the device a run used: the GPU model where there is one, else the CPU's
+    architecture and class (vendor and caches, `lib.isa.cpu_class`)."""
     import torch
+
+    from . import isa
 
     if device.startswith("cuda") and torch.cuda.is_available():
         return torch.cuda.get_device_name(torch.device(device))
-    return f"cpu ({platform.processor() or platform.machine()})"
+    return f"cpu ({platform.machine()}, {isa.cpu_class()})"
