@@ -103,12 +103,14 @@ def check() -> None:
 
 @lru_cache(maxsize=1)
 def cpu_class() -> str:
-    """The CPU's vendor and per-core cache sizes, as Linux reports them (`/sys/devices/system/cpu/cpu0/cache`),
-    e.g. `AuthenticAMD-L1d32K-L2-1024K-L3-32768K`; `unknown` where there is no such folder. The pin fixes the
-    instruction set, not this: oneDNN sizes its convolutions' blocks by the caches (its maintainers guarantee
-    the same result on the same CPU only), so two CPUs of other classes may differ in the last bits of a
-    convolution, and training carries that on (`docs/measurements/instruction_set.md`). The tests keep
-    the notebooks' references per class (`tests/notebooks_by_cpu/`)."""
+    """The CPU's vendor and its per-core L1 data and L2 cache sizes, as Linux reports them
+    (`/sys/devices/system/cpu/cpu0/cache`), e.g. `AuthenticAMD-L1d32K-L2-1024K`; `unknown` where there is no
+    such folder. The shared L3 is left out: a virtual machine reports its share of it, which may change
+    between two machines with the same CPU. The pin fixes the instruction set, not this: oneDNN sizes its
+    convolutions' blocks by the caches (its maintainers guarantee the same result on the same CPU only), so
+    two CPUs of other classes may differ in the last bits of a convolution, and training carries that on
+    (`docs/measurements/instruction_set.md`). The tests keep the notebooks' references per class
+    (`tests/notebooks_by_cpu/`)."""
     cpuinfo, caches = Path("/proc/cpuinfo"), sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*"))
     if not caches:
         return "unknown"
@@ -117,8 +119,8 @@ def cpu_class() -> str:
     sizes = []
     for index in caches:
         kind = (index / "type").read_text().strip()
-        if kind != "Instruction":
-            level = (index / "level").read_text().strip()
+        level = (index / "level").read_text().strip()
+        if kind != "Instruction" and int(level) <= 2:
             sizes.append(f"L{level}{'d' if kind == 'Data' else '-'}{(index / 'size').read_text().strip()}")
     return "-".join([vendor, *sizes])
 
