@@ -54,7 +54,7 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     collected."""
     here = BY_CPU / cpu_class()
     if collection_path.is_relative_to(BY_CPU) and collection_path != BY_CPU:
-        return not (here == collection_path or here in collection_path.parents or collection_path in here.parents)
+        return not (collection_path == here or here in collection_path.parents)
     if collection_path.suffix == ".ipynb" and collection_path.is_relative_to(REFERENCES):
         return (here / collection_path.relative_to(REFERENCES)).is_file()
     return None
