@@ -11,7 +11,7 @@ SELECT := $(if $(PAPER),--paper $(PAPER)) $(if $(ARTEFACT),--artefact $(ARTEFACT
 KERNEL := robustness-companion
 LAB_ARGS ?=
 
-.PHONY: setup lock lab figures book notebooks test test-notebooks test-notebooks-cpu sync audit check-data gpu-wheels clean
+.PHONY: setup lock lab figures book notebooks test test-notebooks test-notebooks-cpu test-notebooks-prose sync audit check-data gpu-wheels clean
 
 setup: $(VENV)/.installed $(VENV)/.kernel
 
@@ -68,6 +68,11 @@ test-notebooks-cpu: setup
 		$(PY) -m lib run --tier tiny --paper $${notebook%/*} --artefact $${notebook#*/} \
 			--executed-dir tests/notebooks_by_cpu/$$class --as-reference || exit 1; \
 	done
+
+## Give every nbval reference (shared and per CPU class) its notebook's current markdown, where only markdown
+## changed: no output can have moved, so nothing is re-executed (tests/notebooks_by_cpu/README.md).
+test-notebooks-prose: setup
+	$(PY) -m lib refresh-prose
 
 ## Re-pair every notebook's .ipynb from its .py source (run after editing a notebook).
 sync: setup

@@ -77,6 +77,23 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _refresh_prose(args: argparse.Namespace) -> int:
+    from .manifest import read
+    from .paths import CPU_REFERENCES_DIR, REFERENCES_DIR
+    from .runner import CodeChangedError, refresh_prose
+
+    notebooks = {(e.paper, e.artefact): e.notebook_path for e in read()}
+    stale = []
+    for reference in sorted(REFERENCES_DIR.glob("*/*.ipynb")) + sorted(CPU_REFERENCES_DIR.glob("*/*/*.ipynb")):
+        try:
+            if refresh_prose(reference, notebooks[(reference.parent.name, reference.stem)]):
+                print(f"refreshed {reference}")
+        except CodeChangedError as error:
+            stale.append(str(error))
+    print("\n".join(stale), file=sys.stderr)
+    return 1 if stale else 0
+
+
 def _check_params(args: argparse.Namespace) -> int:
     from .manifest import select
     from .runner import validated_params
@@ -224,6 +241,10 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("--key", action="append", help="a models.csv key (repeatable; default: every checkpoint-file row)")
     verify.add_argument("--weights-root", help="default: $ROBUSTNESS_WEIGHTS or <repo>/weights")
     verify.set_defaults(func=_verify_weights)
+
+    prose = sub.add_parser("refresh-prose", help="give nbval's references (tests/notebooks/, tests/notebooks_by_cpu/) "
+                                                  "their notebooks' markdown where only markdown changed")
+    prose.set_defaults(func=_refresh_prose)
 
     for name, func, help_text in (
         ("run", _run, "execute notebooks with papermill at a tier"),

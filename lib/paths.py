@@ -11,6 +11,9 @@ REGISTRY_DIR = Path(__file__).resolve().parent / "registry"
 NOTEBOOKS_DIR = REPO_ROOT / "notebooks"
 PARAMS_DIR = REPO_ROOT / "params"
 MANIFEST = NOTEBOOKS_DIR / "manifest.csv"
+# nbval's references: the executed tiny notebooks, shared, and those a CPU class keeps of its own
+REFERENCES_DIR = REPO_ROOT / "tests" / "notebooks"
+CPU_REFERENCES_DIR = REPO_ROOT / "tests" / "notebooks_by_cpu"
 
 DATA_ROOT_ENV = "ROBUSTNESS_DATA_ROOT"
 RESULTS_ROOT_ENV = "ROBUSTNESS_RESULTS"

@@ -202,6 +202,31 @@ def make_reference(path: Path) -> None:
     nbformat.write(notebook, path)
 
 
+class CodeChangedError(ValueError):
+    """A reference's code cells are not its notebook's: only re-executing it can remake it."""
+
+
+def refresh_prose(reference: Path, notebook_path: Path) -> bool:
+    """Give `reference` (an executed notebook, e.g. nbval's) the markdown cells its notebook has now, where
+    only markdown changed: its code cells and their outputs are kept, since markdown runs nothing. This
+    brings a CPU class's references up to date after a prose edit without that class's machine
+    (tests/notebooks_by_cpu/README.md). Return whether it changed; raise CodeChangedError where a code
+    cell, or the cells' order, changed."""
+    executed = nbformat.read(reference, as_version=4)
+    cells = [c for c in executed.cells if "injected-parameters" not in c.metadata.get("tags", [])]
+    source = jupytext.read(notebook_path).cells
+    kinds = [(c.cell_type, c.source if c.cell_type == "code" else "") for c in cells]
+    if kinds != [(c.cell_type, c.source if c.cell_type == "code" else "") for c in source]:
+        raise CodeChangedError(f"{reference}: the code cells of {notebook_path} changed since it was executed; "
+                               f"re-execute it on its machine (make test-notebooks, make test-notebooks-cpu)")
+    changed = [(old, new) for old, new in zip(cells, source) if old.cell_type == "markdown" and old.source != new.source]
+    for old, new in changed:
+        old.source = new.source
+    if changed:
+        nbformat.write(executed, reference)
+    return bool(changed)
+
+
 def execute(entry: Entry, params: dict[str, Any], output: Path, cell_timeout: int) -> float:
     """Execute one notebook with papermill (in a worker process); return the seconds it took."""
     os.environ.update(kernel_environment())
@@ -216,7 +241,10 @@ def execute(entry: Entry, params: dict[str, Any], output: Path, cell_timeout: in
     try:
         papermill.execute_notebook(str(source), str(output), parameters=params, kernel_name=KERNEL_NAME,
                                    cwd=str(REPO_ROOT), execution_timeout=cell_timeout, progress_bar=False,
-                                   kernel_manager_class=AsyncIPCKernelManager)
+                                   kernel_manager_class=AsyncIPCKernelManager,
+                                   # written once, at the end (a failing one too, with its error): rewriting
+                                   # it at every cell's start and end cost about 0.3 s a notebook
+                                   request_save_on_cell_execute=False)
     except papermill.PapermillExecutionError as error:  # re-raised as a plain error: it crosses processes
         raise RuntimeError(f"{entry.paper}/{entry.artefact} failed (executed notebook: {output}):\n{error}") from None
     finally:

@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 
 from lib.isa import cpu_class
-from lib.paths import REPO_ROOT
+from lib.paths import CPU_REFERENCES_DIR, REFERENCES_DIR, REPO_ROOT
 from lib.runner import IPCKernelManager
 from lib.threads import kernel_environment, run_threads
 
@@ -43,20 +43,16 @@ def kernel_start_with_retries(start: Callable[..., Any], attempts: int = 3) -> C
     return retried
 
 
-REFERENCES = REPO_ROOT / "tests" / "notebooks"
-BY_CPU = REPO_ROOT / "tests" / "notebooks_by_cpu"
-
-
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     """nbval's reference for each notebook on this CPU's class (`lib.isa.cpu_class`): the class's own, in
     `tests/notebooks_by_cpu/<class>/`, where the notebook's outputs differ there from `tests/notebooks/`'s
     (made on another class; see tests/notebooks_by_cpu/README.md); the references of other classes are not
     collected."""
-    here = BY_CPU / cpu_class()
-    if collection_path.is_relative_to(BY_CPU) and collection_path != BY_CPU:
+    here = CPU_REFERENCES_DIR / cpu_class()
+    if collection_path.is_relative_to(CPU_REFERENCES_DIR) and collection_path != CPU_REFERENCES_DIR:
         return not (collection_path == here or here in collection_path.parents)
-    if collection_path.suffix == ".ipynb" and collection_path.is_relative_to(REFERENCES):
-        return (here / collection_path.relative_to(REFERENCES)).is_file()
+    if collection_path.suffix == ".ipynb" and collection_path.is_relative_to(REFERENCES_DIR):
+        return (here / collection_path.relative_to(REFERENCES_DIR)).is_file()
     return None
 
 

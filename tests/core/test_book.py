@@ -19,9 +19,9 @@ from PIL import Image
 from lib import PAPERS
 from lib.book import NO_NETWORK, BookError, artefacts, build, check_in_browser, main, paper_page, remote_assets
 from lib.manifest import read
-from lib.paths import REPO_ROOT
+from lib.paths import REFERENCES_DIR
 
-REFERENCES = REPO_ROOT / "tests" / "notebooks"
+REFERENCES = REFERENCES_DIR
 _REFERENCE = re.compile(r"""\b(?:href|src)=["']([^"']*)["']""", re.IGNORECASE)
 needs_chromium = pytest.mark.skipif(shutil.which("chromium") is None,
                                     reason="headless Chromium is not installed (Debian: apt-get install chromium)")

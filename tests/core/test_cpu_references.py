@@ -9,9 +9,9 @@ import subprocess
 import sys
 
 from lib import isa
-from lib.paths import REPO_ROOT
+from lib.paths import CPU_REFERENCES_DIR, REFERENCES_DIR, REPO_ROOT
 
-BY_CPU = REPO_ROOT / "tests" / "notebooks_by_cpu"
+BY_CPU = CPU_REFERENCES_DIR
 
 
 def test_the_cpu_class_names_the_vendor_and_the_data_caches():
@@ -31,7 +31,7 @@ def _collected_notebooks() -> set[str]:
 def test_each_notebook_is_collected_once_from_this_cpu_class_or_the_shared_references():
     collected = _collected_notebooks()
     own = {p.relative_to(BY_CPU / isa.cpu_class()) for p in (BY_CPU / isa.cpu_class()).glob("*/*.ipynb")}
-    shared = {p.relative_to(REPO_ROOT / "tests" / "notebooks") for p in (REPO_ROOT / "tests" / "notebooks").glob("*/*.ipynb")}
+    shared = {p.relative_to(REFERENCES_DIR) for p in REFERENCES_DIR.glob("*/*.ipynb")}
     expected = {f"tests/notebooks/{p}" for p in shared - own} | {
         f"tests/notebooks_by_cpu/{isa.cpu_class()}/{p}" for p in own}
     assert collected == expected

@@ -20,9 +20,9 @@ import pytest
 
 from lib.manifest import RUNNABLE, read
 from lib.params import load_for_notebook
-from lib.paths import REPO_ROOT
+from lib.paths import CPU_REFERENCES_DIR, REFERENCES_DIR
 
-EXECUTED = REPO_ROOT / "tests" / "notebooks"
+EXECUTED = REFERENCES_DIR
 ENTRIES = [e for e in read() if e.status in RUNNABLE and "tiny" in e.tiers]
 # The figure stems each status saves and displays, `{a}` standing for the artefact.
 SAVED_STEMS = {"published": ("{a}",), "reproduced": ("{a}", "{a}_ours"), "ours_only": ("{a}",)}
@@ -45,7 +45,7 @@ def test_every_runnable_artefact_has_one_reference_and_no_other_exists():
     assert not found - expected, f"no manifest row for {sorted(map(str, found - expected))}: {REMAKE}"
 
 
-BY_CPU = REPO_ROOT / "tests" / "notebooks_by_cpu"
+BY_CPU = CPU_REFERENCES_DIR
 CPU_REFERENCES = sorted(BY_CPU.glob("*/*/*.ipynb"))
 CPU_REMAKE = "run `make test-notebooks-cpu` on a machine of that class, or delete it (tests/notebooks_by_cpu/README.md)"
 
