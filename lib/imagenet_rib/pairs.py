@@ -253,7 +253,7 @@ def _with_metric(rows: pd.DataFrame, metric: str) -> pd.DataFrame:
 
 
 def finetuned_subset(finetune_datasets: Sequence[str], suite: Sequence[str]) -> str:
-    """`FT on k of n sets` where a run fine-tunes on a proper subset of its suite (mini's appendix studies: 3 of 6;
+    """`FT on k of n sets` where a run fine-tunes on a proper subset of its suite (mini's appendix studies: 2 of 6;
     the full tier: 7 of 8, ObjectNet's licence), else empty."""
     subset = set(finetune_datasets) < set(suite)
     return f"FT on {len(finetune_datasets)} of {len(suite)} sets" if subset else ""

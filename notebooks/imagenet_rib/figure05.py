@@ -65,7 +65,7 @@ display(Markdown(verdict_markdown("figure05", extra=("table03", "table19"))))
 # section 1), so there is no paper panel to set beside ours: the figure is our run alone, and its
 # title says so. It is drawn on the redraw's 0-100 % accuracy axes, so a drop of ours looks as large
 # as the same drop of the paper's. What differs: our x axis ends at the tier's fine-tuning epochs
-# (`finetune.epochs` of the benchmark file: 5 at `mini`, 1 at `tiny`) where the paper's ends at 10,
+# (`finetune.epochs` of the benchmark file: 3 at `mini`, 1 at `tiny`) where the paper's ends at 10,
 # because a 2-core CPU cannot afford 10; the lines are our regimes, not the paper's four ViT-B/16s.
 #
 # At the full tier the experiment runs on the paper's models and data (`python -m lib experiment

@@ -66,9 +66,9 @@ data.pivot_table(index="block", columns="regime", values="cka").round(3)
 # what our run shows, and the table under them the mean CKA per block and regime.
 #
 # **Reading ours (at `mini`).** The second (last) block changes more than the first: its mean CKA is
-# 0.097 lower (interval −0.119 to −0.076: supported; one seed, so the interval is over the cells of one
+# 0.095 lower (interval −0.116 to −0.074: supported; one seed, so the interval is over the cells of one
 # run, not over seeds) and lower in every one of the 36 cells (both regimes, all three datasets), most in
-# `mlp.fc2` (0.19 lower), then the attention projection (0.12) and `mlp.fc1` (0.11). Sec. 4.5's depth
+# `mlp.fc2` (0.17 lower), then the attention projection (0.16) and `mlp.fc1` (0.10). Sec. 4.5's depth
 # trend holds in the two-block stand-in. Its remark on the sixth block's `mlp.fc2` (a large change where
 # `mlp.fc1` has none) has no analogue in two blocks, where both MLP layers change. The
 # comparison the paper draws the figure for, LAION-2B and OpenAI pretraining against ImageNet's, has no

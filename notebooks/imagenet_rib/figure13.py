@@ -63,7 +63,7 @@ display(Markdown(verdict_markdown("figure13", extra=("table03",))))
 # (`clean` stands for IN-1K, `augmented` for IN-1K + AugReg), so ours tests the mechanism alone, whether a
 # smaller rate forgets less: it fine-tunes `augmented` (chosen before any result) on the suite's first three
 # shifted digit domains at `mini` (the tier's budget; every domain at `tiny`) for longer than our main
-# run (10 epochs at `mini`, 2 at `tiny`) at two rates of the sweep (`mini`: 0.005 and 0.0005, i.e. 2x and
+# run (6 epochs at `mini`, 2 at `tiny`) at two rates of the sweep (`mini`: 0.005 and 0.0005, i.e. 2x and
 # 20x below our default 0.01, which we raised from the paper's 0.001 because our tiny models barely move
 # at it). The dashed lines are our main run's FT mRI at the default rate and epochs, on the same fine-tuning
 # domains: grey for `augmented`
