@@ -141,7 +141,7 @@ from lib.counteranimal.ours import our_points, verdict_text
 Markdown(verdict_text(our_points(ours), findings))
 
 # %% [markdown]
-# Caveats: stand-in architectures and one shared recipe (20 epochs, AdamW at `mini`), not tuned per family. The
-# ranking of the families depends on training length: at 10 epochs the same zoo gave the same verdicts, but a
-# supervised ViT trained 30 epochs on 2000 images reached 98 / 70 % (drop 28), near the CLIPs (an exploratory
-# run, not stored). The supervised models saturate the common group, where the steep CLIP line is extrapolated.
+# Caveats: stand-in architectures and one shared recipe (15 epochs, AdamW at `mini`), not tuned per family. The
+# ranking of the families depends on training length: at 10 and 20 epochs the same zoo gave the same verdicts,
+# but a supervised ViT trained 30 epochs on 2000 images reached 98 / 70 % (drop 28), near the CLIPs (an
+# exploratory run, not stored). The supervised models saturate the common group, where the steep CLIP line is extrapolated.

@@ -87,5 +87,5 @@ print(f"{mine['class'].nunique()} classes kept in some seed ({len(mine)} class-s
 # %% [markdown]
 # **Reading ours (at `mini`).** The curator keeps every class in every seed: each class's accuracy varies by far
 # more than the rule's 5 points across the pool of backgrounds. Its drops are far larger than the paper's (class six
-# the smallest, 20 points on average; the others 57 to 89), because a class's rarest background is nearly never
+# the smallest, 61 points on average; the others 70 to 100), because a class's rarest background is nearly never
 # seen with it in pre-training: the toy shows the selection rule at work, not the paper's magnitudes.

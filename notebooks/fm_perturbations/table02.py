@@ -118,7 +118,7 @@ print(findings)
 # (see above), so absolute drops do not compare, only the ordering and the direction.
 #
 # **Reading ours (at `mini`).** The direction holds and the order does not: every perturbation lowers both heads'
-# accuracy on the digits (zero-shot drops 1.2 to 69.8 points, linear-probe 2.5 to 46.9), but Contrast adjustment
+# accuracy on the digits (zero-shot drops 1.2 to 69.8 points, linear-probe 2.3 to 46.9), but Contrast adjustment
 # is the worst for both heads, and Glass blurring, the paper's worst zero-shot perturbation, is among the
 # mildest for ours. Our linear probe on the tiny ViT reaches only 54 % clean, and under Contrast and Fog it
 # falls to chance (7 % and 9 %, against 10 % for ten digits), so its drops are capped by its clean accuracy.

@@ -50,7 +50,7 @@ display(Markdown(verdict_markdown("figure12", extra=("table09", "table17"))))
 # ## Our run
 # Experiment `small_subsets` of the file the `experiments_params` parameter names: vanilla FT of each
 # regime's model (`clean`, `augmented` and the tiny zero-shot `clip`) on k images per class of each
-# fine-tuning domain, for each k of its sweep (at `mini` the suite's first three shifted digit domains, the
+# fine-tuning domain, for each k of its sweep (at `mini` the suite's first two shifted digit domains, the
 # tier's budget; every domain at `tiny` and `full`). The panel shows the average accuracy on the fine-tuning
 # sets and the average OOD accuracy (each model on the other domains of the suite) against k, per
 # regime; the dashed lines are the pretrained models. The line below it sets the paper's claim beside

@@ -61,7 +61,7 @@ display(Markdown(verdict_markdown("figure13", extra=("table03",))))
 # for 25 epochs at learning rates 0.0005, 0.0001 and 0.00005, below its default 0.001, and compares it
 # with IN-21K + AugReg's mRI at the default (-5.5). Neither model has an analogue among our regimes
 # (`clean` stands for IN-1K, `augmented` for IN-1K + AugReg), so ours tests the mechanism alone, whether a
-# smaller rate forgets less: it fine-tunes `augmented` (chosen before any result) on the suite's first three
+# smaller rate forgets less: it fine-tunes `augmented` (chosen before any result) on the suite's first two
 # shifted digit domains at `mini` (the tier's budget; every domain at `tiny`) for longer than our main
 # run (6 epochs at `mini`, 2 at `tiny`) at two rates of the sweep (`mini`: 0.005 and 0.0005, i.e. 2x and
 # 20x below our default 0.01, which we raised from the paper's 0.001 because our tiny models barely move

@@ -61,7 +61,7 @@ display(Markdown(verdict_markdown("table08")))
 # ## Our run
 # Experiment `clip_zero_shot` of the file the `experiments_params` parameter names: a tiny CLIP
 # pretrained contrastively on the clean digits, fine-tuned through its zero-shot head with the methods
-# of App. C (FLYP added, no linear probing or LP-FT), on the suite's first three shifted digit domains at `mini`
+# of App. C (FLYP added, no linear probing or LP-FT), on the suite's first two shifted digit domains at `mini`
 # (the tier's budget; every domain at `tiny` and `full`), each model
 # evaluated on every domain. The figure: Table 8's mRIs (left; columns the paper's CLIPs) and ours (right; our
 # CLIP, then for comparison the main benchmark's regimes of experiment `main`, their mRI over the same

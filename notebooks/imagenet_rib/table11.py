@@ -59,7 +59,7 @@ display(Markdown(verdict_markdown("table11")))
 # %% [markdown]
 # ## Our run
 # Experiment `validation_split` (as Table 10) of the file the `experiments_params` parameter names, fine-tuned on
-# the suite's first three shifted digit domains at `mini` (the tier's budget; every domain at `tiny` and `full`).
+# the suite's first two shifted digit domains at `mini` (the tier's budget; every domain at `tiny` and `full`).
 # The panel shows our mean eRI per method and regime (Eq. 2, `lib.metrics.robustness` with its default
 # logit-linear baseline). Since the paper does not say what the baseline is fit on, ours fits β_j for
 # each of those fine-tuning sets on every model fine-tuned on it in this experiment and in `main`. The figure:

@@ -66,8 +66,9 @@ data[data["layer"] == "entire model"].round(3)
 # towards the oracle), per seed and then as a 95 % t-interval over the seeds, judged by that interval. Its
 # second, "the other approaches are congregated around the same point", is read on the table above, not
 # judged: the text gives no scale for "the same point". In the mini run the last models of FT, LP-FT, SFT and
-# JM end at (2.2-3.0, 1.15-1.35) on the entire model, within about .9 of each other, while ERM on the history
-# and the baseline lie about 3.6 apart: the congregation the text describes, here with FT and LP-FT in it.
+# JM end at (2.07-3.44, 0.64-0.84) on the entire model, within about 1.4 of each other, while ERM on the
+# history and the baseline lie about 6.8 apart: the congregation the text describes, here with FT and LP-FT in
+# it.
 
 # %%
 print(projection_findings(runs))

@@ -46,7 +46,7 @@ pd.set_option("display.width", 200)
 # for every panel, from the lowest coordinate (rounded down to .1) to the oracle's (1, 1).
 #
 # **Differences from the paper's figure.** Conv-1 on 8 px digits (CLR) for the paper's Conv-4 on CIFAR-10
-# (the paper's "second block" is our only block); 150 test images for the paper's 5,000; FT, LP-FT, SFT
+# (the paper's "second block" is our only block); 300 test images for the paper's 5,000; FT, LP-FT, SFT
 # and JM (no side-tuned models); the mean of three seeds, where the paper draws one run.
 
 # %%
@@ -75,6 +75,6 @@ print(svcca_findings(runs))
 
 # %% [markdown]
 # ## 3. What a toy can and cannot test
-# - With 150 test images (mini) and up to 512 units per layer, the 90 % level keeps many directions
+# - With 300 test images (mini) and up to 512 units per layer, the 90 % level keeps many directions
 #   relative to the images, which inflates canonical correlations; the paper had 5,000 images. At mini the
 #   architecture is Conv-1 for the paper's Conv-4.

@@ -139,7 +139,8 @@ print(report(findings))
 # - *Grey.* Our randomly initialised ResNet (`none`) is grey, a family the paper does not have.
 # - *An outlier.* At `mini`, masked-vit-15ep's fine-tuning collapsed to one class (FT at chance, 10 %; see the
 #   Table S.2 notebook). It is the orange triangle at the bottom, and it pulls our regression line and the
-#   ViT-versus-ResNet finding down. It is kept, not tuned away.
+#   ViT-versus-ResNet finding down. It is kept, not tuned away. Just above it sits simclr-vit-15ep (blue
+#   triangle, FT 14.8 %).
 # - *Backbones.* Ours are two tiny stand-ins (tiny_resnet, tiny_vit) at 16 × 16 pixels. The backbone
 #   comparison rests on 3 ViTs against 6 ResNets.
 

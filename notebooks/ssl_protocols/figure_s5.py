@@ -93,8 +93,9 @@ print(report(findings))
 # - *Axes.* Every panel spans 0–100 %, the paper's too.
 # - *Top-5 on digits_parity* is 100 % for every model (2 classes), so its r is undefined.
 # - *Finding.* It is judged on top-1 on the one parity domain.
-# - *An outlier.* At `mini`, masked-vit-15ep's fine-tuning collapsed (FT at 50 %, chance on two classes; see the
-#   Table S.2 notebook); no other model's FT is at chance here.
+# - *Outliers.* At `mini`, the three ViTs' fine-tuning collapsed to one class on digits_parity (chance on two
+#   classes; see the Table S.2 notebook): masked-vit-15ep at 50.6 %, simclr-vit-15ep and supervised-vit-15ep at
+#   49.4 %. No ResNet's FT is at chance here.
 
 # %%
 domain_mapping(settings, "granularity")
