@@ -90,7 +90,8 @@ def _refresh_prose(args: argparse.Namespace) -> int:
                 print(f"refreshed {reference}")
         except CodeChangedError as error:
             stale.append(str(error))
-    print("\n".join(stale), file=sys.stderr)
+    if stale:
+        print("\n".join(stale), file=sys.stderr)
     return 1 if stale else 0
 
 

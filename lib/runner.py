@@ -215,8 +215,11 @@ def refresh_prose(reference: Path, notebook_path: Path) -> bool:
     executed = nbformat.read(reference, as_version=4)
     cells = [c for c in executed.cells if "injected-parameters" not in c.metadata.get("tags", [])]
     source = jupytext.read(notebook_path).cells
-    kinds = [(c.cell_type, c.source if c.cell_type == "code" else "") for c in cells]
-    if kinds != [(c.cell_type, c.source if c.cell_type == "code" else "") for c in source]:
+
+    def code(cells: list) -> list[tuple[str, str]]:
+        return [(c.cell_type, c.source if c.cell_type == "code" else "") for c in cells]
+
+    if code(cells) != code(source):
         raise CodeChangedError(f"{reference}: the code cells of {notebook_path} changed since it was executed; "
                                f"re-execute it on its machine (make test-notebooks, make test-notebooks-cpu)")
     changed = [(old, new) for old, new in zip(cells, source) if old.cell_type == "markdown" and old.source != new.source]
