@@ -103,26 +103,22 @@ def check() -> None:
 
 @lru_cache(maxsize=1)
 def cpu_class() -> str:
-    """The CPU's vendor and its per-core L1 data and L2 cache sizes, as Linux reports them
-    (`/sys/devices/system/cpu/cpu0/cache`), e.g. `AuthenticAMD-L1d32K-L2-1024K`; `unknown` where there is no
-    such folder. The shared L3 is left out: a virtual machine reports its share of it, which may change
-    between two machines with the same CPU. The pin fixes the instruction set, not this: oneDNN sizes its
-    convolutions' blocks by the caches (its maintainers guarantee the same result on the same CPU only), so
-    two CPUs of other classes may differ in the last bits of a convolution, and training carries that on
-    (`docs/measurements/instruction_set.md`). The tests keep the notebooks' references per class
-    (`tests/notebooks_by_cpu/`)."""
+    """The CPU's vendor and its per-core L1 data cache size, as Linux reports them
+    (`/sys/devices/system/cpu/cpu0/cache`), e.g. `AuthenticAMD-L1d32K`; `unknown` where there is no such folder.
+    The pin fixes the instruction set, not this: oneDNN sizes its convolutions' blocks by the caches (its
+    maintainers guarantee the same result on the same CPU only), so two CPUs of other classes may differ in the
+    last bits of a convolution, and training carries that on (`docs/measurements/instruction_set.md`). The L2
+    is left out because it was measured not to matter: two AMD EPYCs with 512 KB and 1 MB of L2 per core computed
+    every tiny notebook's outputs alike. The shared L3 is left out too: a virtual machine reports its share of
+    it. The tests keep the notebooks' references per class (`tests/notebooks_by_cpu/`)."""
     cpuinfo, caches = Path("/proc/cpuinfo"), sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*"))
-    if not caches:
+    l1d = [index for index in caches if (index / "level").read_text().strip() == "1"
+           and (index / "type").read_text().strip() == "Data"]
+    if not l1d:
         return "unknown"
     vendor = next((line.split(":")[1].strip() for line in cpuinfo.read_text().splitlines()
                    if line.startswith("vendor_id")), "unknown") if cpuinfo.exists() else "unknown"
-    sizes = []
-    for index in caches:
-        kind = (index / "type").read_text().strip()
-        level = (index / "level").read_text().strip()
-        if kind != "Instruction" and int(level) <= 2:
-            sizes.append(f"L{level}{'d' if kind == 'Data' else '-'}{(index / 'size').read_text().strip()}")
-    return "-".join([vendor, *sizes])
+    return f"{vendor}-L1d{(l1d[0] / 'size').read_text().strip()}"
 
 
 def kernel_spec_arguments() -> str:

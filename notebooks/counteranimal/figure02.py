@@ -79,11 +79,13 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # %% [markdown]
 # ## 5. Verdict
 # ImageNet models sit 2.2 points (linear) or 2.5 points (logit) above the CLIP line in 1 vs 1000, with
-# bootstrap intervals above zero: the paper's claim survives accuracy on the line, though the gap is small
-# next to the spread of CLIPs. Without the curation model's data and backbone it shrinks to 1.3–1.7 points,
-# and with unbalanced accuracy it is not distinguishable from zero. The high-quality-data CLIPs do not sit
-# above the other CLIPs' line (0.8 linear, −0.1 logit, intervals straddle zero): their smaller drops are what
-# their higher accuracy predicts.
+# bootstrap intervals above zero: the paper's claim survives accuracy on the line. Without the curation model's
+# data and backbone it shrinks to 1.3–1.7 points (in 1 vs 20 without them, the linear residual, 1.1 [−0.05, 2.4],
+# is not distinguishable from zero), and with unbalanced accuracy it is not distinguishable from zero. The
+# high-quality-data CLIPs are not distinguishable from the other CLIPs' line (+0.8 linear [−1.4, 3.4], −0.1
+# logit [−1.8, 1.5]): their smaller drops are what their higher accuracy predicts. Of the audit's 16
+# mismatches, 15 are Table 5's ViT-L/14 rows printed again, with other digits, in Table 13; one is Table 14's RN50
+# drop (15.29 printed, 15.12 from its common and counter accuracies).
 
 # %% [markdown]
 # ## Our run
@@ -142,6 +144,6 @@ Markdown(verdict_text(our_points(ours), findings))
 
 # %% [markdown]
 # Caveats: stand-in architectures and one shared recipe (15 epochs, AdamW at `mini`), not tuned per family. The
-# ranking of the families depends on training length: at 10 and 20 epochs the same zoo gave the same verdicts,
-# but a supervised ViT trained 30 epochs on 2000 images reached 98 / 70 % (drop 28), near the CLIPs (an
-# exploratory run, not stored). The supervised models saturate the common group, where the steep CLIP line is extrapolated.
+# ranking of the families may depend on training length, which this run does not vary (one exploratory run, not
+# stored and not reproduced here, had a supervised ViT trained 30 epochs on 2000 images drop 28 points, near the
+# CLIPs). The supervised models saturate the common group, where the steep CLIP line is extrapolated.

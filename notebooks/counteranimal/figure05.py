@@ -86,7 +86,7 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # **What the toy cannot test.** The paper curated photos that already existed; our pool is rendered, with every
 # rare background equally rare in pre-training, so the curator's worst background is whichever rare one confuses it
 # most. In the toy any rare background costs accuracy, so "drops > 0" on the curator's groups is a weak test of
-# transfer; the paper's own test is a threshold on the drop too (17 and 5 points). The paper's drops are on
+# transfer; the paper's own test is a threshold too (drops above 17 points, and curation accuracies that vary by more than 5 %). The paper's drops are on
 # 1 vs 1000; ours on 1 vs 10. At `full` the same code scores the paper's checkpoints on the real groups, which the
 # paper's curator chose, and draws the paper's panels; the curator's relatives are then the paper's models read from
 # their Table 3 rows (LAION400M with another backbone; ViT/B/32 on other data), and the selection effect has no
@@ -94,7 +94,7 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 #
 # **Reading ours (at `mini`).** Both kinds of relatives drop on the curator's groups in every seed, as the paper's
 # do (66.7 points on average with another image tower, 32.4 with other data). Like the paper's curator, ours drops
-# most on its own groups (83 points; next the smaller image tower, 75). The selection effect measured directly is
+# most of the seven CLIPs scored on its groups (83 points; next the smaller image tower, 75). The selection effect measured directly is
 # not distinguishable: a model's drop on the groups it would choose itself exceeds its drop on the curator's by
 # 13.5 points on average, but the interval over three seeds (-4.48 to 31.5) spans zero, so our run neither shows
 # nor excludes the inflation the notes' P7 expects in the paper's curator's drop, the largest of Table 3.
@@ -112,7 +112,8 @@ print(bar_findings("figure05", our_points(curated)))
 # The curator's choice, the analogue of Table 2 (per seed: each class's common and counter background and the
 # curator's accuracy on each; `kept` where they differ by more than 5 points), beside the miniature's designed
 # backgrounds. Every rare background is equally rare in pre-training, so the curator's counter background is the
-# rare one it confuses most, not necessarily the designed one; ties in accuracy (common at this size: about 54 digits per
+# rare one it confuses most, not necessarily the designed one (at `mini`, in none of the 30 rows is it the designed
+# counter background, and in 9 the chosen common background is not the designed one either); ties in accuracy (common at this size: about 54 digits per
 # class and background at `mini`) go by name (`lib.counteranimal.curation`). At `full` the table is empty: the
 # real groups were chosen by the paper.
 

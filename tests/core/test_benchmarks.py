@@ -1,4 +1,5 @@
-"""A smoke run of benchmarks/throughput.py: a tiny model, a couple of batches, both data kinds."""
+"""Smoke runs of benchmarks/throughput.py (a tiny model, a couple of batches, both data kinds) and
+benchmarks/cpu_speed.py."""
 
 from __future__ import annotations
 
@@ -14,3 +15,12 @@ def test_the_throughput_benchmark_prints_every_task_as_a_ratio_to_the_ceiling(ca
     assert (frame["one_off_s"] >= 0).all() and (frame["dtype"] == "float32").all()
     printed = capsys.readouterr().out
     assert "device: cpu" in printed and "ratio_to_ceiling" in printed and (tmp_path / "rows.csv").is_file()
+
+
+def test_the_speed_probe_repeats_the_same_work_and_prints_its_median(capsys, load_benchmark):
+    speed = load_benchmark("cpu_speed")
+    first, second = speed.train(), speed.train()
+    assert first[1] == second[1] and first[0] > 0  # same seed, same arithmetic: the same final loss
+    median = speed.main(["--repeats", "1"])
+    printed = capsys.readouterr().out
+    assert median > 0 and f"in {median:.2f} s (median of 1;" in printed and f"final loss {first[1]:.6f}" in printed

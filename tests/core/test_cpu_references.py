@@ -14,10 +14,9 @@ from lib.paths import CPU_REFERENCES_DIR, REFERENCES_DIR, REPO_ROOT
 BY_CPU = CPU_REFERENCES_DIR
 
 
-def test_the_cpu_class_names_the_vendor_and_the_data_caches():
+def test_the_cpu_class_names_the_vendor_and_the_l1_data_cache():
     name = isa.cpu_class()
-    assert name == "unknown" or re.fullmatch(r"[A-Za-z]+(-L\d[d-]\d+[KMG])+", name), name
-    assert "Instruction" not in name
+    assert name == "unknown" or re.fullmatch(r"[A-Za-z]+-L1d\d+[KMG]", name), name
 
 
 def _collected_notebooks() -> set[str]:
