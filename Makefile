@@ -62,7 +62,7 @@ test-notebooks: setup
 ## machine's CPU class (lib.isa.cpu_class) from tests/notebooks/: PAPER=… ARTEFACT=… adds one, and without them
 ## every notebook already there is remade (tests/notebooks_by_cpu/README.md says when).
 test-notebooks-cpu: setup
-	$(if $(and $(ARTEFACT),$(if $(PAPER),,missing)),$(error ARTEFACT=$(ARTEFACT) names a notebook of one paper: give PAPER=… too))
+	$(if $(ARTEFACT),$(if $(PAPER),,$(error ARTEFACT=$(ARTEFACT) names a notebook of one paper: give PAPER=… too)))
 	rm -rf build/tiny
 	class=$$($(PY) -c 'import lib.isa; print(lib.isa.cpu_class())'); \
 	for notebook in $(if $(ARTEFACT),$(PAPER)/$(ARTEFACT),$$(cd tests/notebooks_by_cpu/$$class && ls */*.ipynb | sed 's/.ipynb$$//')); do \

@@ -8,7 +8,8 @@ probe, run just before and just after it with nothing else running.
 
 The probe is a fixed piece of mini-tier work, on the pinned thread count and instruction set (`lib.threads`,
 `lib.isa`): ImageNet-RIB's stand-in ViT (`tiny_vit`, 16-px images, batch 64) trained 150 SGD steps on random
-images, timed `--repeats` times after one untimed repetition. It prints the final loss (the same work gives the same loss), the median seconds and the spread.
+images, timed `--repeats` times after one untimed repetition. It prints the final loss (the same work gives the same
+loss), the median seconds and the spread.
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ def train() -> tuple[float, float]:
     return time.perf_counter() - started, loss.item()
 
 
-def main(argv: list[str] | None = None) -> float:
-    """Print and return the median seconds of `--repeats` timed trainings."""
+def main(argv: list[str] | None = None) -> tuple[float, float]:
+    """Print and return the median seconds of `--repeats` timed trainings and their final loss."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=5, help="timed repetitions (default 5)")
     args = parser.parse_args(argv)
@@ -60,7 +61,7 @@ def main(argv: list[str] | None = None) -> float:
     median = statistics.median(seconds)
     print(f"cpu class {cpu_class()}, {threads} thread(s): {STEPS} steps of tiny_vit (final loss {losses[0]:.6f}) in "
           f"{median:.2f} s (median of {args.repeats}; range {min(seconds):.2f}-{max(seconds):.2f} s)")
-    return median
+    return median, losses[0]
 
 
 if __name__ == "__main__":

@@ -43,7 +43,8 @@ def test_workers_and_the_notebook_kernel_start_pinned():
 def test_a_library_loaded_before_lib_stops_the_computation():
     # OpenBLAS started on kernels other than the pin's, AVX's Sandybridge, which every CPU with AVX2 runs (on a CPU
     # whose own choice is already Haswell, as on the AMD EPYC with 512 KB of L2, nothing would differ to stop)
-    env = {name: value for name, value in os.environ.items() if name not in isa.PINS} | {"OPENBLAS_CORETYPE": "Sandybridge"}
+    env = {name: value for name, value in os.environ.items() if name not in isa.PINS}
+    env["OPENBLAS_CORETYPE"] = "Sandybridge"
     script = "import numpy, lib.isa; lib.isa.check()"
     done = subprocess.run([sys.executable, "-c", script], cwd=REPO_ROOT, env=env, capture_output=True, text=True)
     assert done.returncode != 0
