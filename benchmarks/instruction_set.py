@@ -6,9 +6,10 @@ a fresh process per setting, their results hashed.
 The probe, on one thread and seed 0: a 2-conv ConvNet with batch norm trained 200 SGD steps on random
 16-px images (ATen's kernels, oneDNN's convolutions, MKL's matrix products), then a logistic regression
 on a random 400 x 64 problem (scikit-learn, OpenBLAS). Settings: `native` (nothing set: each library
-picks the widest code this CPU has), each variable of `lib.isa.PINS` alone, and all of them (`lib.isa`'s
-pin). Two settings that print the same hashes ran the same arithmetic; a hash that differs from `pinned`
-means that library's choice changes results, so an unpinned run on a CPU of another width differs too.
+picks the widest code this CPU has), each variable of `lib.isa.pins()` (this CPU's values) alone, and all
+of them (`lib.isa`'s pin). Two settings that print the same hashes ran the same arithmetic; a hash that
+differs from `pinned` means that library's choice changes results, so an unpinned run on a CPU of another
+width differs too.
 The probe imports neither `lib` nor anything that would set a variable itself.
 """
 
@@ -21,7 +22,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from lib.isa import PINS  # noqa: E402  (lib pins this process; the probes get their own environments)
+from lib.isa import PINS, pins  # noqa: E402  (lib pins this process; the probes get their own environments)
 
 PROBE = """
 import hashlib, numpy as np, torch, threadpoolctl
@@ -46,7 +47,8 @@ print(torch.backends.cpu.get_cpu_capability(), f"{loss.item():.10f}", digest(net
 
 def settings() -> dict[str, dict[str, str]]:
     """Setting name -> the variables it sets."""
-    return {"native": {}, **{name: {name: value} for name, value in PINS.items()}, "pinned": dict(PINS)}
+    pinned = pins()
+    return {"native": {}, **{name: {name: value} for name, value in pinned.items()}, "pinned": pinned}
 
 
 def probe(variables: dict[str, str]) -> list[str]:

@@ -20,7 +20,15 @@ pinned_machine = pytest.mark.skipif(not isa.has_avx2(), reason="nothing is pinne
 
 def test_the_pin_is_part_of_every_run_key():
     assert library_versions()["kernels"] == isa.key()
-    assert isa.key() == ("native" if not isa.pins() else " ".join(f"{k}={v}" for k, v in isa.PINS.items()))
+    assert isa.key() == ("native" if not isa.pins() else " ".join(f"{k}={v}" for k, v in isa.pins().items()))
+
+
+def test_mkl_takes_its_avx2_branch_on_intel_cpus_and_compatible_elsewhere(monkeypatch):
+    monkeypatch.setattr(isa, "has_avx2", lambda: True)
+    for vendor, branch in [("GenuineIntel", "AVX2"), ("AuthenticAMD", "COMPATIBLE"), ("unknown", "COMPATIBLE")]:
+        monkeypatch.setattr(isa, "cpu_vendor", lambda: vendor)
+        assert isa.pins() == isa.PINS | {"MKL_CBWR": branch}
+        assert list(isa.pins()) == list(isa.PINS)  # the run keys' order
 
 
 @pinned_machine
@@ -35,15 +43,15 @@ def test_this_test_process_runs_the_pinned_kernels():
 
 @pinned_machine
 def test_workers_and_the_notebook_kernel_start_pinned():
-    assert isa.PINS.items() <= kernel_environment().items()
-    assert KernelSpecManager().get_kernel_spec(KERNEL_NAME).env == isa.PINS
+    assert isa.pins().items() <= kernel_environment().items()
+    assert KernelSpecManager().get_kernel_spec(KERNEL_NAME).env == isa.pins()
 
 
 @pinned_machine
 def test_a_library_loaded_before_lib_stops_the_computation():
     # OpenBLAS started on kernels other than the pin's, AVX's Sandybridge, which every CPU with AVX2 runs (on a CPU
     # whose own choice is already Haswell, as on the AMD EPYC with 512 KB of L2, nothing would differ to stop)
-    env = {name: value for name, value in os.environ.items() if name not in isa.PINS}
+    env = {name: value for name, value in os.environ.items() if name not in isa.pins()}
     env["OPENBLAS_CORETYPE"] = "Sandybridge"
     script = "import numpy, lib.isa; lib.isa.check()"
     done = subprocess.run([sys.executable, "-c", script], cwd=REPO_ROOT, env=env, capture_output=True, text=True)
@@ -60,16 +68,20 @@ def test_native_kernels_unpin_and_say_so_in_the_key(monkeypatch):
         isa.pins()
 
 
-# `benchmarks/instruction_set.py`'s probe (a ConvNet trained 200 steps, a logistic regression) under the pin, as
-# computed on the machine the committed references and figures were made on (Intel Xeon, Sapphire Rapids, 2026-12-01).
-PINNED_PROBE = ["AVX2", "2.3161206245", "1054c564", "f584eace"]
+# `benchmarks/instruction_set.py`'s probe (a ConvNet trained 200 steps, a logistic regression) under the pin, by CPU
+# vendor (MKL's branch is the vendor's), as computed on the machines the tiny references were made on: the Intel Xeon
+# (Sapphire Rapids) of the shared ones (2026-12-07; the same as on 2026-12-01) and the AMD EPYC of
+# tests/notebooks_by_cpu/AuthenticAMD-L1d32K/ (2026-12-02).
+PINNED_PROBES = {"GenuineIntel": ["AVX2", "2.3161730766", "8dcff8d1", "f584eace"],
+                 "AuthenticAMD": ["AVX2", "2.3161206245", "1054c564", "f584eace"]}
 
 
 @pinned_machine
+@pytest.mark.skipif(isa.cpu_vendor() not in PINNED_PROBES, reason="no references were made on this vendor's CPUs")
 def test_the_pinned_probe_computes_what_the_references_machine_computed():
     spec = importlib.util.spec_from_file_location("instruction_set", REPO_ROOT / "benchmarks" / "instruction_set.py")
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    assert bench.probe(dict(isa.PINS)) == PINNED_PROBE, (
-        "this CPU computes another result under the pin than the machine the tiny references and mini figures were "
-        "made on, so their numbers will differ here: see docs/measurements/instruction_set.md")
+    assert bench.probe(isa.pins()) == PINNED_PROBES[isa.cpu_vendor()], (
+        "this CPU computes another result under the pin than the machine its vendor's tiny references were made on, "
+        "so their numbers will differ here: see docs/measurements/instruction_set.md")
