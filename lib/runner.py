@@ -5,10 +5,11 @@
     python -m lib run --tier full --artefact figure02 --paper ssl_protocols
 
 Every selected params file is validated against its notebook's `parameters` cell before any
-notebook starts. Notebooks run in parallel worker processes (one per core by default), each kernel
-on the pinned thread count of `lib.threads`, with the repository root as working directory; runs
-that several notebooks share are computed once (`lib.atomic.load_or_make`). Before the notebooks,
-every worker process runs each selected paper's `precompute` (the runs its notebooks will read), the
+notebook starts. Notebooks run in parallel worker processes (one per core by default), each worker's
+notebooks one after the other in one kernel, reset to a fresh kernel's state before each
+(`NotebookKernel`, `lib.kernel_state`), on the pinned thread count of `lib.threads`, with the
+repository root as working directory; runs that several notebooks share are computed once
+(`lib.atomic.load_or_make`). Before the notebooks, every worker process runs each selected paper's `precompute` (the runs its notebooks will read), the
 workers sharing out the runs through the store, so that no core idles while one notebook computes a
 long experiment alone; the notebooks then read their runs back. Executed notebooks land
 in `build/<tier>/notebooks/<paper>/<artefact>.ipynb` (or under `executed_dir`); figures go where
@@ -17,6 +18,7 @@ each params file's `output_dir` says.
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import logging
 import multiprocessing
@@ -34,6 +36,7 @@ import jupytext
 import nbformat
 import papermill
 from jupyter_client import AsyncKernelManager, KernelManager
+from jupyter_core.utils import run_sync
 
 from .manifest import Entry, select
 from .params import check_defaults, load_for_notebook, read_params_file
@@ -60,11 +63,77 @@ class IPCTransport:
 
 
 class AsyncIPCKernelManager(IPCTransport, AsyncKernelManager):
-    """The kernel manager papermill (nbclient) starts each notebook's kernel with."""
+    """The asynchronous kernel manager papermill (nbclient) drives the runner's kernels with."""
 
 
 class IPCKernelManager(IPCTransport, KernelManager):
     """The blocking kernel manager, for nbval's kernels (`tests/conftest.py`)."""
+
+
+class NotebookKernel(AsyncIPCKernelManager):
+    """The kernel a worker process runs its notebooks in, one after the other: started once, so that the kernel's
+    start and the notebooks' common imports are paid once per worker, and put back before every notebook to the
+    state a fresh kernel starts in (`lib.kernel_state`). Each notebook's own kernel client (nbclient makes one per
+    notebook) is closed before the next."""
+
+    def __init__(self) -> None:
+        super().__init__(kernel_name=KERNEL_NAME)
+        self._clients: list[Any] = []
+
+    def client(self, **kwargs: Any) -> Any:
+        client = super().client(**kwargs)
+        self._clients.append(client)
+        return client
+
+    def _stop_clients(self) -> None:
+        for client in self._clients:
+            client.stop_channels()
+        self._clients.clear()
+
+    def fresh(self, timeout: int = 120) -> NotebookKernel:
+        """The kernel, started if it is not running, in a fresh kernel's state (`FRESH_START`)."""
+        self._stop_clients()
+        if not run_sync(self.is_alive)():
+            run_sync(self.start_kernel)(cwd=str(REPO_ROOT))
+        client = self.client()
+        client.start_channels()
+        try:
+            run_sync(client.wait_for_ready)(timeout=timeout)
+            reply = run_sync(client.execute_interactive)(FRESH_START, silent=True, store_history=False,
+                                                         timeout=timeout)
+        finally:
+            self._stop_clients()
+        if reply["content"]["status"] != "ok":
+            raise RuntimeError(f"the notebook kernel could not be reset: {reply['content'].get('evalue', reply)}")
+        return self
+
+    def shutdown(self) -> None:
+        """Stop the kernel (if it runs) and its clients."""
+        self._stop_clients()
+        if run_sync(self.is_alive)():
+            run_sync(self.shutdown_kernel)(now=True)
+
+
+FRESH_START = "import lib.kernel_state\nlib.kernel_state.fresh_start()"
+_kernel: NotebookKernel | None = None  # this worker process's kernel (`NotebookKernel`), kept between notebooks
+
+
+def _notebook_kernel() -> NotebookKernel:
+    """This process's notebook kernel, reset for the next notebook (started at the first)."""
+    global _kernel
+    if _kernel is None:
+        _kernel = NotebookKernel()
+        atexit.register(_kernel.shutdown)
+    return _kernel.fresh()
+
+
+def discard_kernel() -> None:
+    """Stop this process's notebook kernel after a failure: the next notebook starts a new one."""
+    global _kernel
+    if _kernel is not None:
+        atexit.unregister(_kernel.shutdown)
+        _kernel.shutdown()
+        _kernel = None
 
 
 def executed_path(entry: Entry, tier: str, executed_dir: str | Path | None = None) -> Path:
@@ -231,7 +300,8 @@ def refresh_prose(reference: Path, notebook_path: Path) -> bool:
 
 
 def execute(entry: Entry, params: dict[str, Any], output: Path, cell_timeout: int) -> float:
-    """Execute one notebook with papermill (in a worker process); return the seconds it took."""
+    """Execute one notebook with papermill in this worker process's kernel (`NotebookKernel`); return the seconds
+    it took."""
     os.environ.update(kernel_environment())
     print(f"started {_name(entry)}", file=sys.stderr, flush=True)  # the worker's own line: what it is on now
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -244,12 +314,16 @@ def execute(entry: Entry, params: dict[str, Any], output: Path, cell_timeout: in
     try:
         papermill.execute_notebook(str(source), str(output), parameters=params, kernel_name=KERNEL_NAME,
                                    cwd=str(REPO_ROOT), execution_timeout=cell_timeout, progress_bar=False,
-                                   kernel_manager_class=AsyncIPCKernelManager,
+                                   km=_notebook_kernel(),
                                    # written once, at the end (a failing one too, with its error): rewriting
                                    # it at every cell's start and end cost about 0.3 s a notebook
                                    request_save_on_cell_execute=False)
     except papermill.PapermillExecutionError as error:  # re-raised as a plain error: it crosses processes
+        discard_kernel()
         raise RuntimeError(f"{entry.paper}/{entry.artefact} failed (executed notebook: {output}):\n{error}") from None
+    except BaseException:
+        discard_kernel()
+        raise
     finally:
         source.unlink(missing_ok=True)
     return time.perf_counter() - started
