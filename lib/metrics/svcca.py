@@ -17,6 +17,7 @@ similarity 1 with it; independent noise has about sqrt(k / n).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -45,12 +46,33 @@ def directions_kept(singular_values: np.ndarray, level: float, spectrum: Spectru
     return int(min(np.searchsorted(fraction, level, side="right") + 1, len(weights)))
 
 
-def top_directions(activations: np.ndarray, level: float, spectrum: Spectrum = "singular_values") -> np.ndarray:
+@dataclass(frozen=True)
+class Decomposed:
+    """A representation's centred SVD (U and the singular values), taken once for every level and every
+    representation it is compared with."""
+
+    u: np.ndarray
+    s: np.ndarray
+
+    @classmethod
+    def of(cls, activations: np.ndarray | Decomposed) -> Decomposed:
+        """The SVD of the centred activations (n × p, trailing dimensions flattened); a `Decomposed` as it is."""
+        if isinstance(activations, Decomposed):
+            return activations
+        u, s, _ = np.linalg.svd(_centred(activations), full_matrices=False)
+        return cls(u, s)
+
+    def top(self, level: float, spectrum: Spectrum = "singular_values") -> np.ndarray:
+        """The representation projected on its top singular directions at `level`: U_k S_k, n × k."""
+        k = directions_kept(self.s, level, spectrum)
+        return self.u[:, :k] * self.s[:k]
+
+
+def top_directions(activations: np.ndarray | Decomposed, level: float, spectrum: Spectrum = "singular_values",
+                   ) -> np.ndarray:
     """The centred activations (n × p, trailing dimensions flattened) projected on their top singular
     directions: U_k S_k, n × k."""
-    u, s, _ = np.linalg.svd(_centred(activations), full_matrices=False)
-    k = directions_kept(s, level, spectrum)
-    return u[:, :k] * s[:k]
+    return Decomposed.of(activations).top(level, spectrum)
 
 
 def _orthonormal_basis(x: np.ndarray) -> np.ndarray:
@@ -66,10 +88,10 @@ def canonical_correlations(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.clip(np.linalg.svd(qx.T @ qy, compute_uv=False), 0.0, 1.0)
 
 
-def svcca_similarity(a: np.ndarray, b: np.ndarray, level: float = RAGHU_VARIANCE_KEPT,
+def svcca_similarity(a: np.ndarray | Decomposed, b: np.ndarray | Decomposed, level: float = RAGHU_VARIANCE_KEPT,
                      spectrum: Spectrum = "variance") -> float:
-    """Mean canonical correlation of the top directions of `a` and `b` (n × ..., same n inputs). The
-    defaults are Raghu et al.'s (99 % of the variance); Seq-to-Final's code is `spectrum="singular_values"`
-    at `SEQ_TO_FINAL_LEVELS`."""
+    """Mean canonical correlation of the top directions of `a` and `b` (n × ..., same n inputs; either may be
+    given `Decomposed`, to take its SVD once for several comparisons). The defaults are Raghu et al.'s (99 % of
+    the variance); Seq-to-Final's code is `spectrum="singular_values"` at `SEQ_TO_FINAL_LEVELS`."""
     return float(np.mean(canonical_correlations(top_directions(a, level, spectrum),
                                                 top_directions(b, level, spectrum))))

@@ -34,7 +34,7 @@ from torch import nn
 from .interpolation_paths import BatchNormReading, interpolation_path, path_ends
 from .methods import (Context, JointModel, Settings, SideTunedNet, _fine_tune, _select_erm, all_steps, final_only,
                       joint_model, joint_side_tune, lp_ft_from, pretrain, side_tune_from, to_tensors)
-from .model_geometry import (EntireModel, ProjectionReading, layer_activations, svcca_to_reference,
+from .model_geometry import (EntireModel, ProjectionReading, decomposed_layers, layer_activations, svcca_to_reference,
                              weight_projections)
 from .sequence import SequenceSpec, build
 
@@ -106,7 +106,7 @@ def geometry_rows(models: dict[str, Trajectory], oracle: nn.Module, historical: 
                   inputs: torch.Tensor, reading: ProjectionReading, entire: EntireModel) -> pd.DataFrame:
     """Weight projections (x, y of Eqs. 14-15) and SVCCA to the oracle (x at level .5, y at .9) of every
     model, per layer and for the entire model."""
-    reference = layer_activations(oracle, inputs)
+    reference = decomposed_layers(layer_activations(oracle, inputs), entire)  # its SVDs once, for every model
     frames = []
     for method, trajectory in models.items():
         for step, model in trajectory:

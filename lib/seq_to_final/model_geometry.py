@@ -33,7 +33,7 @@ import pandas as pd
 import torch
 from torch import nn
 
-from ..metrics.svcca import SEQ_TO_FINAL_LEVELS, Spectrum, svcca_similarity
+from ..metrics.svcca import SEQ_TO_FINAL_LEVELS, Decomposed, Spectrum, svcca_similarity
 from ..train.loop import device_of
 from .architectures import SeqToFinalNet, table7_names
 from .methods import JointModel
@@ -122,21 +122,37 @@ def layer_activations(model: SeqToFinalNet, inputs: torch.Tensor, batch_size: in
     return {name: np.concatenate(parts) for name, parts in outputs.items()}
 
 
-def svcca_to_reference(activations: Mapping[str, np.ndarray], reference: Mapping[str, np.ndarray],
+def decomposed_layers(activations: Mapping[str, np.ndarray], entire: EntireModel = "layer_mean",
+                      ) -> dict[str, Decomposed]:
+    """Each layer's outputs `Decomposed` (their SVD), and under the "concatenated" reading the entire model's
+    (every layer's outputs side by side, `ENTIRE_MODEL`): what `svcca_to_reference` compares, each SVD once."""
+    if entire not in ("layer_mean", "concatenated"):
+        raise ValueError(f"entire must be 'layer_mean' or 'concatenated', got {entire!r}")
+    layers = {layer: Decomposed.of(outputs) for layer, outputs in activations.items()}
+    if entire == "concatenated":
+        layers[ENTIRE_MODEL] = Decomposed.of(np.concatenate(list(activations.values()), axis=1))
+    return layers
+
+
+def svcca_to_reference(activations: Mapping[str, np.ndarray], reference: Mapping[str, np.ndarray | Decomposed],
                        levels: Sequence[float] = SEQ_TO_FINAL_LEVELS, spectrum: Spectrum = "singular_values",
                        entire: EntireModel = "layer_mean") -> pd.DataFrame:
     """SVCCA similarity of each layer's outputs to the reference's, per level, and for the entire model
-    under the `entire` reading: columns layer, level, similarity."""
-    if entire not in ("layer_mean", "concatenated"):
-        raise ValueError(f"entire must be 'layer_mean' or 'concatenated', got {entire!r}")
-    rows = [{"layer": layer, "level": level, "similarity": svcca_similarity(activations[layer], reference[layer], level, spectrum)}
+    under the `entire` reading: columns layer, level, similarity. `reference` may be given as
+    `decomposed_layers(reference, entire)`, so that comparing many models to it takes its SVDs once."""
+    model = decomposed_layers(activations, entire)
+    if not all(isinstance(outputs, Decomposed) for outputs in reference.values()):
+        reference = decomposed_layers(reference, entire)
+    elif entire == "concatenated" and ENTIRE_MODEL not in reference:
+        raise ValueError("the decomposed reference has no entire model: decompose it with entire='concatenated'")
+    rows = [{"layer": layer, "level": level,
+             "similarity": svcca_similarity(model[layer], reference[layer], level, spectrum)}
             for layer in activations for level in levels]
     frame = pd.DataFrame(rows)
     if entire == "layer_mean":
         whole = frame.groupby("level", sort=False)["similarity"].mean()
     else:
-        joined, joined_reference = (np.concatenate([acts[layer] for layer in activations], axis=1)
-                                    for acts in (activations, reference))
-        whole = pd.Series({level: svcca_similarity(joined, joined_reference, level, spectrum) for level in levels})
+        whole = pd.Series({level: svcca_similarity(model[ENTIRE_MODEL], reference[ENTIRE_MODEL], level, spectrum)
+                           for level in levels})
     entire_rows = pd.DataFrame({"layer": ENTIRE_MODEL, "level": list(whole.index), "similarity": whole.to_numpy()})
     return pd.concat([frame, entire_rows], ignore_index=True)

@@ -4,6 +4,7 @@ weight distances and projections, and SVCCA."""
 import copy
 
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 from sklearn.decomposition import PCA
@@ -13,8 +14,9 @@ from lib.seq_to_final.architectures import all_parameters, build, table7_paramet
 from lib.seq_to_final.interpolation_paths import (PAPER_ALPHAS, interpolated_model, interpolation_path, path_ends,
                                                   recompute_batchnorm_statistics)
 from lib.seq_to_final.methods import JointModel, accuracy
-from lib.seq_to_final.model_geometry import (ENTIRE_MODEL, adjacent_distances, layer_activations, parameter_vectors,
-                                             projection_length, svcca_to_reference, weight_projections)
+from lib.seq_to_final.model_geometry import (ENTIRE_MODEL, adjacent_distances, decomposed_layers, layer_activations,
+                                             parameter_vectors, projection_length, svcca_to_reference,
+                                             weight_projections)
 from lib.seq_to_final.sequence import ShiftSequence, Split, as_inputs, build as build_sequence, synthetic_spec
 from lib.seq_to_final.shift_metrics import (POT_DEFAULT_ITERATIONS, components_kept, conditional_wasserstein2,
                                             pixel_components, shift_metrics, wasserstein2)
@@ -286,3 +288,14 @@ def test_layer_activations_and_svcca_to_the_model_itself(test_data):
     frame = svcca_to_reference(other, activations)
     means = frame[frame["layer"] != ENTIRE_MODEL].groupby("level")["similarity"].mean()
     assert frame[frame["layer"] == ENTIRE_MODEL].set_index("level")["similarity"].to_numpy() == pytest.approx(means.to_numpy())
+
+
+def test_svcca_to_a_decomposed_reference_is_the_same_to_the_last_bit(test_data):
+    torch.manual_seed(1)
+    inputs = test_data[0]
+    reference, other = (layer_activations(build(name, 10).eval(), inputs) for name in ("Conv-2", "Conv-2"))
+    for entire in ("layer_mean", "concatenated"):
+        pd.testing.assert_frame_equal(svcca_to_reference(other, decomposed_layers(reference, entire), entire=entire),
+                                      svcca_to_reference(other, reference, entire=entire), check_exact=True)
+    with pytest.raises(ValueError, match="entire='concatenated'"):
+        svcca_to_reference(other, decomposed_layers(reference, "layer_mean"), entire="concatenated")
