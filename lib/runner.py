@@ -9,11 +9,11 @@ notebook starts. Notebooks run in parallel worker processes (one per core by def
 notebooks one after the other in one kernel, reset to a fresh kernel's state before each
 (`NotebookKernel`, `lib.kernel_state`), on the pinned thread count of `lib.threads`, with the
 repository root as working directory; runs that several notebooks share are computed once
-(`lib.atomic.load_or_make`). Before the notebooks, every worker process runs each selected paper's `precompute` (the runs its notebooks will read), the
-workers sharing out the runs through the store, so that no core idles while one notebook computes a
-long experiment alone; the notebooks then read their runs back. Executed notebooks land
-in `build/<tier>/notebooks/<paper>/<artefact>.ipynb` (or under `executed_dir`); figures go where
-each params file's `output_dir` says.
+(`lib.atomic.load_or_make`). Before the notebooks, every worker process runs each selected paper's
+`precompute` (the runs its notebooks will read), the workers sharing out the runs through the store,
+so that no core idles while one notebook computes a long experiment alone; the notebooks then read
+their runs back. Executed notebooks land in `build/<tier>/notebooks/<paper>/<artefact>.ipynb` (or
+under `executed_dir`); figures go where each params file's `output_dir` says.
 """
 
 from __future__ import annotations

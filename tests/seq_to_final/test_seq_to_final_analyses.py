@@ -293,7 +293,7 @@ def test_layer_activations_and_svcca_to_the_model_itself(test_data):
 def test_svcca_to_a_decomposed_reference_is_the_same_to_the_last_bit(test_data):
     torch.manual_seed(1)
     inputs = test_data[0]
-    reference, other = (layer_activations(build(name, 10).eval(), inputs) for name in ("Conv-2", "Conv-2"))
+    reference, other = (layer_activations(build("Conv-2", 10).eval(), inputs) for _ in range(2))
     for entire in ("layer_mean", "concatenated"):
         pd.testing.assert_frame_equal(svcca_to_reference(other, decomposed_layers(reference, entire), entire=entire),
                                       svcca_to_reference(other, reference, entire=entire), check_exact=True)
