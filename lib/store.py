@@ -12,6 +12,7 @@ Layout under the results root:
 
     <root>/<paper>/runs/<key>.parquet     per-item rows + config + provenance columns
     <root>/<paper>/summaries/<key>.parquet   a summary of a set of runs (`Store.summary`)
+    <root>/<paper>/stages/<key>.pt        a trained model several runs start from (see StageCache)
     <root>/features/<key>.npz             the feature cache (see FeatureCache)
 """
 
@@ -291,3 +292,37 @@ class FeatureCache:
                 np.savez(handle, features=value[0], targets=value[1])
 
         return load_or_make(self.dir / f"{key}.npz", load, make, write)
+
+
+class StageCache:
+    """Trained models that several runs start from, computed once per (stage, what determines it).
+
+    Stored as `<root>/<paper>/stages/<key>.pt` (tensors and plain numbers only, read back with
+    `torch.load(..., weights_only=True)`), keyed like a run (`run_key`: the stage's spec, the numerics
+    libraries' versions), written atomically under the same lock as runs, so a run that needs a stage another
+    process is training waits for it, and a killed run resumes after the stages it finished.
+    """
+
+    def __init__(self, root: str | Path, paper: str) -> None:
+        self.dir = resolve(root) / paper / "stages"
+
+    def has(self, spec: dict[str, Any]) -> bool:
+        """Whether the stage of `spec` is stored."""
+        return (self.dir / f"{run_key(spec)}.pt").is_file()
+
+    def get(self, spec: dict[str, Any], compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """The stored stage of `spec` (a dict of tensors and numbers), computing and storing it first if absent."""
+        import torch
+
+        key = run_key(spec)
+
+        def make() -> dict[str, Any]:
+            started = time.perf_counter()
+            value = compute()
+            log.info("wrote stage %s in %.1fs (%s)", key, time.perf_counter() - started, _describe(spec))
+            return value
+
+        def load(path: Path) -> dict[str, Any]:
+            return torch.load(path, map_location="cpu", weights_only=True)
+
+        return load_or_make(self.dir / f"{key}.pt", load, make, lambda value, tmp: torch.save(value, tmp))

@@ -29,7 +29,7 @@ import pandas as pd
 
 from ..findings import Finding, Findings, mean_interval
 from ..params import ParamsError, SettingsFile
-from ..store import RunContext, StoredRuns, precompute_study
+from ..store import RunContext, StageCache, StoredRuns, precompute_study
 from .sampler import SEQUENCES, variable_length_sizes
 from .sequence import POOLS, SequenceSpec, pool_error, scaling_config, synthetic_spec, variable_length_spec
 from .faces import PORTRAITS_SEQUENCE, check_decades, decade_spec
@@ -181,7 +181,7 @@ class GeometryStudy(StoredRuns):
         pairs = [(sequence, architecture) for sequence, archs in s.path_runs.items() for architecture in archs]
         geometry_pair = (s.geometry_sequence, s.geometry_architecture)
         pairs += [geometry_pair] if geometry_pair not in pairs else []
-        jobs = []
+        jobs, stages = [], StageCache(self.store.root, PAPER)  # the study's stages, where the data and settings agree
         for seed in s.seeds:
             for sequence, architecture in pairs:
                 geometry = (sequence, architecture) == geometry_pair
@@ -192,7 +192,7 @@ class GeometryStudy(StoredRuns):
                 labels = {"sequence": sequence, "architecture": architecture, "seed": seed}
                 jobs.append((self._config("path", sequence, architecture, seed, **options),
                              functools.partial(_compute, "path_run", s.spec(sequence), s.protocol, labels,
-                                               architecture=architecture, seed=seed, **options)))
+                                               architecture=architecture, seed=seed, stages=stages, **options)))
             sequence, architecture = s.regularisation_sequence, s.regularisation_architecture
             labels = {"sequence": sequence, "architecture": architecture, "seed": seed}
             weights = [float(w) for w in s.adjacent_weights]

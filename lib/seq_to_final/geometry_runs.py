@@ -31,9 +31,10 @@ import pandas as pd
 import torch
 from torch import nn
 
+from ..store import StageCache
 from .interpolation_paths import BatchNormReading, interpolation_path, path_ends
-from .methods import (Context, JointModel, Settings, SideTunedNet, _fine_tune, _select_erm, all_steps, final_only,
-                      joint_model, joint_side_tune, lp_ft_from, pretrain, side_tune_from, to_tensors)
+from .methods import (Context, JointModel, Settings, SideTunedNet, _fine_tune, all_steps, final_only,
+                      joint_model, joint_side_tune, lp_ft_from, pretrain, side_tune_from, source_erm, to_tensors)
 from .model_geometry import (EntireModel, ProjectionReading, decomposed_layers, layer_activations, svcca_to_reference,
                              weight_projections)
 from .sequence import SequenceSpec, build
@@ -62,7 +63,7 @@ def st_trajectory(ctx: Context, historical: Historical) -> Trajectory:
 
 def sft_trajectory(ctx: Context, historical: Historical) -> Trajectory:
     """ERM on the source, then fine-tuning at every step from the previous step's model (no decay)."""
-    models = [(0, _select_erm(ctx, ctx.new_model(), ctx.data.train[0], ctx.data.valid[0]).model)]
+    models = [(0, source_erm(ctx).model)]
     for step in range(1, ctx.data.final_index + 1):
         models.append((step, _fine_tune(ctx, models[-1][1], step).model))
     return models
@@ -87,9 +88,10 @@ TRAJECTORIES: dict[str, Callable[[Context, Historical], Trajectory]] = {
     "JST-1": jst_trajectory}
 
 
-def _context(spec: SequenceSpec, architecture: str, settings: Settings, seed: int) -> Context:
+def _context(spec: SequenceSpec, architecture: str, settings: Settings, seed: int,
+             stages: StageCache | None = None) -> Context:
     torch.manual_seed(seed)
-    return Context(to_tensors(build(spec)), architecture, settings, seed, spec.image_size)
+    return Context(to_tensors(build(spec)), architecture, settings, seed, spec.image_size, stages)
 
 
 def path_rows(method: str, trajectory: Trajectory, ctx: Context, alphas: Sequence[float],
@@ -122,10 +124,11 @@ def geometry_rows(models: dict[str, Trajectory], oracle: nn.Module, historical: 
 
 def path_run(spec: SequenceSpec, architecture: str, methods: Sequence[str], settings: Settings, seed: int,
              alphas: Sequence[float], batchnorms: Sequence[BatchNormReading], geometry: bool = False,
-             reading: ProjectionReading = "code", entire: EntireModel = "concatenated") -> pd.DataFrame:
+             reading: ProjectionReading = "code", entire: EntireModel = "concatenated",
+             stages: StageCache | None = None) -> pd.DataFrame:
     """Interpolation paths of `methods` under each BatchNorm reading of `batchnorms` (and, with `geometry`,
-    projections and SVCCA) on one sequence."""
-    ctx = _context(spec, architecture, settings, seed)
+    projections and SVCCA) on one sequence (`stages`: `methods.Context.stages`)."""
+    ctx = _context(spec, architecture, settings, seed, stages)
     historical = cache(lambda: pretrain(ctx, "ERM").model)
     trajectories = {method: TRAJECTORIES[method](ctx, historical) for method in methods}
     frames = [path_rows(method, trajectory, ctx, alphas, batchnorm) for batchnorm in batchnorms

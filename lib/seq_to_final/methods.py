@@ -47,6 +47,11 @@ Methods (`RUNS`: run name -> `Run`; the run's Table 1 column in `Run.column`):
 Table 15's ablations: fine-tuning pulled towards the pre-trained weights instead of towards zero, from
 them or from a fresh random model (`fine_tune_towards_previous`).
 
+Stages (`Context.stage`): the ERM fits several methods start from, ERM on the historical steps (FT, LP-FT, ST,
+Table 15's ablations) and on the source step (SFT, EWC, SST), are trained once per run set and read back by the
+others (`lib.store.StageCache`), which then predict exactly as they do training them themselves. Like the runs, they
+are keyed by what they are computed from, not by the code: after changing an ERM fit, delete the stored stages too.
+
 Also here: `interpolated_state` for the linear interpolation paths (Figs 1, 10-15; `interpolation_paths`
 evaluates them), with the code's treatment of BatchNorm and ResNet downsample convolutions as an option,
 and `average_states`.
@@ -55,8 +60,10 @@ and `average_states`.
 from __future__ import annotations
 
 import copy
+import hashlib
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
+from functools import cached_property
 
 import numpy as np
 import torch
@@ -68,6 +75,7 @@ from ..finetune.interpolation import interpolate, uniform_soup
 from ..finetune.linear_probe import set_batchnorm_frozen, set_trainable
 from ..finetune.lp_ft import lp_ft_stages
 from ..finetune.regularizers import QuadraticAnchor, diagonal_fisher
+from ..store import StageCache
 from ..train.loop import device_of, tensor_batches, train
 from ..train.config import TrainConfig
 from .architectures import SeqToFinalNet, build
@@ -531,18 +539,68 @@ def freeze(module: nn.Module) -> None:
 
 @dataclass(frozen=True)
 class Context:
-    """What a method run needs: the data, the architecture, the settings, the seed and the image size."""
+    """What a method run needs: the data, the architecture, the settings, the seed and the image size, and
+    where the stages several methods start from are kept (`stages`; None: each run trains its own)."""
 
     data: SequenceTensors
     architecture: str
     settings: Settings
     seed: int
     image_size: int
+    stages: StageCache | None = None
 
     def new_model(self, offset: int = 0) -> SeqToFinalNet:
         """A freshly initialised model (seeded by the run's seed + `offset`) on the settings' device."""
         torch.manual_seed(self.seed + offset)
         return build(self.architecture, self.data.num_classes).to(self.settings.device)
+
+    @cached_property
+    def data_digest(self) -> str:
+        """A hash of every tensor of the data (shapes, dtypes and values)."""
+        digest = hashlib.sha256(str(self.data.num_classes).encode())
+        for tensor in (t for split in (*self.data.train, *self.data.valid, self.data.test) for t in split):
+            digest.update(f"{tuple(tensor.shape)}{tensor.dtype}".encode())
+            digest.update(tensor.contiguous().numpy().tobytes())
+        return digest.hexdigest()
+
+    def stage(self, name: str, compute: Callable[[], Fitted]) -> Fitted:
+        """`compute()`, an ERM fit from a fresh model that several runs start from, trained once per (stage `name`,
+        data, architecture, the settings an ERM fit reads, seed) in `stages` and read back by every later run
+        that needs it, as a new model. The global random state is left as `compute()` leaves it, so what a run
+        draws next does not depend on whether the stage was trained or read back. Keyed by `ERM_FIT_SETTINGS`
+        alone, the analysis runs, whose joint-model and EWC settings differ from the study's, share its stages."""
+        if self.stages is None:
+            return compute()
+        settings = {k: getattr(self.settings, k) for k in ERM_FIT_SETTINGS}
+        spec = {"stage": name, "architecture": self.architecture, "seed": self.seed, "image_size": self.image_size,
+                "settings": settings, "data": self.data_digest}
+        stored = self.stages.get(spec, lambda: _stored_stage(compute(), self.settings.device))
+        model = build(self.architecture, self.data.num_classes)
+        model.load_state_dict(stored["state"])
+        torch.set_rng_state(stored["rng"])
+        if "cuda_rng" in stored:
+            torch.cuda.set_rng_state(stored["cuda_rng"])
+        hyper = Hyper(*stored["hyper"]) if stored["hyper"] else None
+        return Fitted(model.to(self.settings.device), stored["valid_accuracy"], stored["epoch"], hyper)
+
+
+# What an ERM fit (`_select_erm`: the grid, `fit`, the batches, `new_model`) reads of `Settings`.
+ERM_FIT_SETTINGS = ("lrs", "weight_decays", "dropouts", "max_epochs", "patience", "batch_size", "augmentation",
+                    "device")
+
+
+def _stored_stage(fitted: Fitted, device: str) -> dict:
+    """A stage's fit as `StageCache` keeps it: the state on the CPU, the selection's numbers and the global
+    random state (the CPU's, and the GPU's when it ran there) as the fit left it."""
+    if fitted.extra:
+        raise ValueError(f"a stage keeps no extra results, got {sorted(fitted.extra)}")
+    hyper = astuple(fitted.hyper) if fitted.hyper is not None else None
+    stored = {"state": {k: v.detach().cpu() for k, v in fitted.model.state_dict().items()},
+              "valid_accuracy": float(fitted.valid_accuracy), "epoch": int(fitted.epoch), "hyper": hyper,
+              "rng": torch.get_rng_state()}
+    if torch.device(device).type == "cuda":
+        stored["cuda_rng"] = torch.cuda.get_rng_state()
+    return stored
 
 
 def _select_erm(ctx: Context, initial: nn.Module, train_data: Data, valid: Data,
@@ -576,10 +634,17 @@ def all_steps(kind: str) -> Callable[[Context], Fitted]:
 
 def pretrain(ctx: Context, kind: str) -> Fitted:
     """ERM / IRM / DRO on the historical steps (I-FT, D-FT: all steps under the code's reading),
-    selected on the combined historical validation set."""
+    selected on the combined historical validation set. ERM's is a stage (`Context.stage`): FT, LP-FT, ST and
+    Table 15's ablations start from it; IRM's and DRO's are I-FT's and D-FT's alone."""
     include_final = kind != "ERM" and ctx.settings.pretrain_includes_final
     last = ctx.data.final_index if include_final else ctx.data.final_index - 1
-    return _multi_step(ctx, kind, last, concatenate(ctx.data.valid[:ctx.data.final_index]))
+    fit = lambda: _multi_step(ctx, kind, last, concatenate(ctx.data.valid[:ctx.data.final_index]))
+    return ctx.stage("pretrain ERM", fit) if kind == "ERM" else fit()
+
+
+def source_erm(ctx: Context) -> Fitted:
+    """ERM on the source step, selected on its validation split: where SFT, EWC and SST start (a stage)."""
+    return ctx.stage("source ERM", lambda: _select_erm(ctx, ctx.new_model(), ctx.data.train[0], ctx.data.valid[0]))
 
 
 def _fine_tune(ctx: Context, model: nn.Module, step: int, grid: Sequence[Hyper] | None = None,
@@ -690,7 +755,7 @@ def lr_sequences(settings: Settings, schedule: str, n_steps: int) -> list[tuple[
 def sequential(schedule: str = "none", ewc: bool = False) -> Callable[[Context], Fitted]:
     """SFT (with an lr schedule) and EWC: ERM on the source, then fine-tuning at every step."""
     def run(ctx: Context) -> Fitted:
-        source = _select_erm(ctx, ctx.new_model(), ctx.data.train[0], ctx.data.valid[0])
+        source = source_erm(ctx)
         best = None
         for lrs in lr_sequences(ctx.settings, schedule, ctx.data.final_index):
             for coefficient in (ctx.settings.ewc_grid if ewc else (None,)):
@@ -713,8 +778,7 @@ def sequential(schedule: str = "none", ewc: bool = False) -> Callable[[Context],
 def sequential_side_tune(kind: str) -> Callable[[Context], Fitted]:
     """SST-1 / SST-B: ERM on the source, then a new side module per block at every step."""
     def run(ctx: Context) -> Fitted:
-        model = SideTunedNet(_select_erm(ctx, ctx.new_model(), ctx.data.train[0], ctx.data.valid[0]).model,
-                             ctx.image_size)
+        model = SideTunedNet(source_erm(ctx).model, ctx.image_size)
         fitted = None
         for step in range(1, ctx.data.final_index + 1):
             fitted = _side_step(ctx, model, kind, step)
@@ -822,10 +886,10 @@ def average_states(states: Sequence[dict[str, torch.Tensor]]) -> dict[str, torch
 
 
 def run_method(name: str, data: SequenceTensors, architecture: str, settings: Settings, seed: int,
-               image_size: int) -> Fitted:
-    """Run one method of `RUNS` (the oracle's data must be the oracle sequence's)."""
+               image_size: int, stages: StageCache | None = None) -> Fitted:
+    """Run one method of `RUNS` (the oracle's data must be the oracle sequence's; `stages`: `Context.stages`)."""
     if name not in RUNS:
         raise ValueError(f"unknown method {name!r}; known: {list(RUNS)}")
     torch.manual_seed(seed)
-    return RUNS[name].procedure(Context(data, architecture, settings, seed, image_size))
+    return RUNS[name].procedure(Context(data, architecture, settings, seed, image_size, stages))
 

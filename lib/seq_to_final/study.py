@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import pandas as pd
 
 from ..params import ParamsError, SettingsFile
-from ..store import StoredRuns
+from ..store import StageCache, StoredRuns
 from .faces import DECADE_KEYS, PORTRAITS_SEQUENCE, check_decades, decade_spec
 from .sampler import SEQUENCES
 from .sequence import (POOLS, SequenceSpec, open_pools, pool_error, scaling_config, synthetic_spec,
@@ -232,9 +232,9 @@ class Study(StoredRuns):
         """`(config, compute)` of every run. If any is missing from the store, every pool is read and the
         protocol turned into `methods.Settings` first (torch), so a missing dataset or a bad protocol value
         stops here (`sequence.open_pools`); stored runs read back without the data and without torch."""
-        specs = self.settings.specs()
+        specs, stages = self.settings.specs(), StageCache(self.store.root, PAPER)
         jobs = [(self.run_config(name, specs[name], architecture, method, seed),
-                 functools.partial(_labelled, self.settings, name, specs[name], method, architecture, seed))
+                 functools.partial(_labelled, self.settings, name, specs[name], method, architecture, seed, stages))
                 for name, architecture, method, seed in self.settings.runs()]
         if not all(self.store.has(config) for config, _ in jobs):
             self.settings.method_settings()
@@ -243,10 +243,10 @@ class Study(StoredRuns):
 
 
 def _labelled(settings: StudySettings, sequence: str, spec: SequenceSpec, method: str, architecture: str,
-              seed: int) -> pd.DataFrame:
+              seed: int, stages: StageCache) -> pd.DataFrame:
     from .training import run  # torch only when a run computes
 
-    frame = run(spec, method, architecture, settings.method_settings(), seed)
+    frame = run(spec, method, architecture, settings.method_settings(), seed, stages=stages)
     frame.insert(0, "sequence", sequence)
     return frame
 

@@ -17,6 +17,7 @@ import torch
 
 from ..evaluate.frames import prediction_frame
 from ..evaluate.predictions import predict_ranked, top_k
+from ..store import StageCache
 from ..train.loop import tensor_batches
 from .methods import RUNS, Fitted, Settings, run_method, to_tensors
 from .sequence import SequenceSpec, build
@@ -32,18 +33,19 @@ def sequence_for(spec: SequenceSpec, method: str) -> SequenceSpec:
 
 
 def train_method(spec: SequenceSpec, method: str, architecture: str, settings: Settings, seed: int,
-                 ) -> tuple[Fitted, torch.Tensor, torch.Tensor, pd.Series]:
-    """The fitted method and the final step's test inputs, labels and pool indices."""
+                 stages: StageCache | None = None) -> tuple[Fitted, torch.Tensor, torch.Tensor, pd.Series]:
+    """The fitted method and the final step's test inputs, labels and pool indices (`stages`: where the
+    stages several methods start from are kept, `methods.Context.stages`)."""
     sequence = build(sequence_for(spec, method))
     data = to_tensors(sequence)
-    fitted = run_method(method, data, architecture, settings, seed, spec.image_size)
+    fitted = run_method(method, data, architecture, settings, seed, spec.image_size, stages)
     return fitted, data.test[0], data.test[1], pd.Series(sequence.test_pool_indices())
 
 
 def run(spec: SequenceSpec, method: str, architecture: str, settings: Settings, seed: int,
-        k: int = TOP_K) -> pd.DataFrame:
+        k: int = TOP_K, stages: StageCache | None = None) -> pd.DataFrame:
     """Per-item top-`k` predictions of one method run on the final step's test split."""
-    fitted, inputs, labels, pool_indices = train_method(spec, method, architecture, settings, seed)
+    fitted, inputs, labels, pool_indices = train_method(spec, method, architecture, settings, seed, stages)
     batches = tensor_batches(inputs, labels, settings.batch_size, seed=0, shuffle=False)
     ranked, targets = predict_ranked(fitted.model, batches, top_k(k), settings.device)
     return prediction_frame(targets, ranked, method=method, column=RUNS[method].column, architecture=architecture,

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lib.store import FeatureCache, RunContext, Store, run_key
+from lib.store import FeatureCache, RunContext, StageCache, Store, run_key
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -85,6 +85,29 @@ def test_feature_cache_computes_once(tmp_path):
     assert calls == [1]
     np.testing.assert_array_equal(a[0], b[0])
     np.testing.assert_array_equal(a[1], b[1])
+
+
+
+class Unexpected:
+    """An object a stage file has no business holding."""
+
+
+def test_stage_cache_computes_once_and_refuses_a_file_holding_an_unexpected_object(tmp_path):
+    import pickle
+
+    import torch
+
+    cache, calls = StageCache(tmp_path, "paper"), []
+    spec = {"stage": "pretrain ERM", "seed": 0}
+    value = {"state": {"w": torch.arange(3.0)}, "valid_accuracy": 0.5, "hyper": (1e-3, 0.0, 0.0)}
+    first = cache.get(spec, lambda: calls.append(1) or value)
+    second = cache.get(spec, lambda: calls.append(1) or value)
+    assert calls == [1] and cache.has(spec) and second["hyper"] == (1e-3, 0.0, 0.0)
+    torch.testing.assert_close(first["state"]["w"], second["state"]["w"])
+    other = {"stage": "pretrain ERM", "seed": 1}
+    torch.save({"state": Unexpected()}, cache.dir / f"{run_key(other)}.pt")
+    with pytest.raises(pickle.UnpicklingError, match="Unexpected"):
+        cache.get(other, lambda: value)
 
 
 SWEEP = textwrap.dedent(

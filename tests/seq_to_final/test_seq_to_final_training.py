@@ -1,14 +1,17 @@
 """lib.seq_to_final.training: one method run to per-item predictions, deterministic in its seed."""
 
+from dataclasses import replace
+
 import pandas as pd
 import pytest
 import torch
 
 from lib.evaluate.frames import hits, prediction_columns
-from lib.seq_to_final.methods import Settings
+from lib.seq_to_final.methods import Hyper, Settings
 from lib.seq_to_final.sequence import synthetic_spec
 from lib.seq_to_final.study import SAME_ON_ONE_LAYER_BLOCKS, same_run
 from lib.seq_to_final.training import run, sequence_for
+from lib.store import StageCache
 
 TINY = Settings(lrs=(1e-3,), weight_decays=(1e-4,), dropouts=(0.0, 0.5), max_epochs=2, patience=1, batch_size=20,
                 adjacent_grid=(0.1,), ewc_grid=(1e-2,))
@@ -57,3 +60,37 @@ def test_block_side_variants_are_the_one_layer_ones_on_a_conv_net(block, layer):
     single = run(SPEC, layer, "Conv-1", TINY, seed=0)
     columns = ["item", "target", *prediction_columns(single)]
     pd.testing.assert_frame_equal(run(SPEC, block, "Conv-1", TINY, seed=0)[columns], single[columns])
+
+
+
+class CountingStages(StageCache):
+    """A `StageCache` that records each stage it trains (rather than reads back)."""
+
+    def __init__(self, root, paper):
+        super().__init__(root, paper)
+        self.trained = []
+
+    def get(self, spec, compute):
+        return super().get(spec, lambda: self.trained.append(spec["stage"]) or compute())
+
+
+@pytest.mark.parametrize("stage, first, later", [("pretrain ERM", "FT", ["ST-1", "LP-FT"]),
+                                                 ("source ERM", "SFT", ["SST-1", "EWC"])])
+def test_a_stage_is_trained_once_and_every_run_predicts_as_without_it(tmp_path, stage, first, later):
+    """The methods that start from one stage read it back from `StageCache` instead of training it again, and
+    predict item for item as they do training it themselves: the global random state is left as the stage's
+    training left it (ST-1 and SST-1 draw their new stem and head from it next)."""
+    stages = CountingStages(tmp_path, "seq_to_final")
+    for method in [first, *later]:
+        pd.testing.assert_frame_equal(run(SPEC, method, "Conv-1", TINY, seed=0, stages=stages),
+                                      run(SPEC, method, "Conv-1", TINY, seed=0))
+    assert stages.trained == [stage] and len(list(stages.dir.glob("*.pt"))) == 1
+
+
+def test_settings_that_differ_only_where_an_erm_fit_does_not_read_share_its_stage(tmp_path):
+    """Why the analysis runs share the study's stages: their joint-model and EWC settings differ, and an ERM fit
+    reads neither (`methods.ERM_FIT_SETTINGS`); another learning rate is another stage."""
+    stages = CountingStages(tmp_path, "seq_to_final")
+    for settings in (TINY, replace(TINY, joint=Hyper(1e-2, 0.0, 0.0), ewc_grid=(1.0,)), replace(TINY, lrs=(1e-2,))):
+        run(SPEC, "FT", "Conv-1", settings, seed=0, stages=stages)
+    assert stages.trained == ["pretrain ERM", "pretrain ERM"]
