@@ -299,8 +299,9 @@ class StageCache:
 
     Stored as `<root>/<paper>/stages/<key>.pt` (tensors and plain numbers only, read back with
     `torch.load(..., weights_only=True)`), keyed like a run (`run_key`: the stage's spec, the numerics
-    libraries' versions), written atomically under the same lock as runs, so a run that needs a stage another
-    process is training waits for it, and a killed run resumes after the stages it finished.
+    libraries' versions) and, like a run, written atomically under a lock of its own, so a run that needs a stage
+    another process is training waits for it, and a killed run resumes after the stages it finished. The time a
+    stage takes counts in the `duration_s` of the run that trained it.
     """
 
     def __init__(self, root: str | Path, paper: str) -> None:

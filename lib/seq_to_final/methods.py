@@ -62,7 +62,7 @@ from __future__ import annotations
 import copy
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import astuple, dataclass, field
+from dataclasses import asdict, astuple, dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -565,13 +565,14 @@ class Context:
 
     def stage(self, name: str, compute: Callable[[], Fitted]) -> Fitted:
         """`compute()`, an ERM fit from a fresh model that several runs start from, trained once per (stage `name`,
-        data, architecture, the settings an ERM fit reads, seed) in `stages` and read back by every later run
-        that needs it, as a new model. The global random state is left as `compute()` leaves it, so what a run
-        draws next does not depend on whether the stage was trained or read back. Keyed by `ERM_FIT_SETTINGS`
-        alone, the analysis runs, whose joint-model and EWC settings differ from the study's, share its stages."""
+        data, architecture, settings but those no ERM fit reads, seed) in `stages` and read back by every later
+        run that needs it, as a new model. The global random state is left as `compute()` leaves it, so what a
+        run draws next does not depend on whether the stage was trained or read back. Without
+        `NOT_READ_BY_ERM_FITS` in the key, the analysis runs, whose joint-model and EWC settings differ from the
+        study's, share its stages."""
         if self.stages is None:
             return compute()
-        settings = {k: getattr(self.settings, k) for k in ERM_FIT_SETTINGS}
+        settings = {k: v for k, v in asdict(self.settings).items() if k not in NOT_READ_BY_ERM_FITS}
         spec = {"stage": name, "architecture": self.architecture, "seed": self.seed, "image_size": self.image_size,
                 "settings": settings, "data": self.data_digest}
         stored = self.stages.get(spec, lambda: _stored_stage(compute(), self.settings.device))
@@ -579,14 +580,15 @@ class Context:
         model.load_state_dict(stored["state"])
         torch.set_rng_state(stored["rng"])
         if "cuda_rng" in stored:
-            torch.cuda.set_rng_state(stored["cuda_rng"])
+            torch.cuda.set_rng_state(stored["cuda_rng"], torch.device(self.settings.device))
         hyper = Hyper(*stored["hyper"]) if stored["hyper"] else None
         return Fitted(model.to(self.settings.device), stored["valid_accuracy"], stored["epoch"], hyper)
 
 
-# What an ERM fit (`_select_erm`: the grid, `fit`, the batches, `new_model`) reads of `Settings`.
-ERM_FIT_SETTINGS = ("lrs", "weight_decays", "dropouts", "max_epochs", "patience", "batch_size", "augmentation",
-                    "device")
+# The fields of `Settings` that an ERM fit (`_select_erm`: the grid, `fit`, the batches, `new_model`) does not
+# read. Every other field is part of a stage's key, a field added later included.
+NOT_READ_BY_ERM_FITS = ("irm_penalty", "joint", "final_loss_weight", "adjacent_grid", "ewc_grid", "ewc_fisher",
+                        "linear_decays", "exponential_decays", "pretrain_includes_final", "side_stem_head_init")
 
 
 def _stored_stage(fitted: Fitted, device: str) -> dict:
@@ -599,7 +601,7 @@ def _stored_stage(fitted: Fitted, device: str) -> dict:
               "valid_accuracy": float(fitted.valid_accuracy), "epoch": int(fitted.epoch), "hyper": hyper,
               "rng": torch.get_rng_state()}
     if torch.device(device).type == "cuda":
-        stored["cuda_rng"] = torch.cuda.get_rng_state()
+        stored["cuda_rng"] = torch.cuda.get_rng_state(torch.device(device))
     return stored
 
 

@@ -7,6 +7,7 @@ import pytest
 import torch
 
 from lib.evaluate.frames import hits, prediction_columns
+from lib.seq_to_final import methods
 from lib.seq_to_final.methods import Hyper, Settings
 from lib.seq_to_final.sequence import synthetic_spec
 from lib.seq_to_final.study import SAME_ON_ONE_LAYER_BLOCKS, same_run
@@ -89,8 +90,16 @@ def test_a_stage_is_trained_once_and_every_run_predicts_as_without_it(tmp_path, 
 
 def test_settings_that_differ_only_where_an_erm_fit_does_not_read_share_its_stage(tmp_path):
     """Why the analysis runs share the study's stages: their joint-model and EWC settings differ, and an ERM fit
-    reads neither (`methods.ERM_FIT_SETTINGS`); another learning rate is another stage."""
+    reads neither (`methods.NOT_READ_BY_ERM_FITS`): FT under them, from the stage trained under the first
+    settings, predicts as FT trained alone under them. Another learning rate is another stage."""
     stages = CountingStages(tmp_path, "seq_to_final")
-    for settings in (TINY, replace(TINY, joint=Hyper(1e-2, 0.0, 0.0), ewc_grid=(1.0,)), replace(TINY, lrs=(1e-2,))):
-        run(SPEC, "FT", "Conv-1", settings, seed=0, stages=stages)
+    unread = {name: value for name, value in [("irm_penalty", 3.0), ("joint", Hyper(1e-2, 0.0, 0.0)),
+                                              ("final_loss_weight", 1.0), ("adjacent_grid", (1.0,)),
+                                              ("ewc_grid", (1.0,)), ("ewc_fisher", "per_example"),
+                                              ("linear_decays", ((1e-2, 1e-3),)), ("exponential_decays", ((1e-2, 0.9),)),
+                                              ("pretrain_includes_final", False), ("side_stem_head_init", "previous")]}
+    assert set(unread) == set(methods.NOT_READ_BY_ERM_FITS)
+    for settings in (TINY, replace(TINY, **unread), replace(TINY, lrs=(1e-2,))):
+        pd.testing.assert_frame_equal(run(SPEC, "FT", "Conv-1", settings, seed=0, stages=stages),
+                                      run(SPEC, "FT", "Conv-1", settings, seed=0))
     assert stages.trained == ["pretrain ERM", "pretrain ERM"]
