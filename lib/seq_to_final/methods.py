@@ -573,16 +573,16 @@ class Context:
         if self.stages is None:
             return compute()
         settings = {k: v for k, v in asdict(self.settings).items() if k not in NOT_READ_BY_ERM_FITS}
-        spec = {"stage": name, "architecture": self.architecture, "seed": self.seed, "image_size": self.image_size,
-                "settings": settings, "data": self.data_digest}
+        spec = {"stage": name, "architecture": self.architecture, "seed": self.seed, "settings": settings,
+                "data": self.data_digest}
         stored = self.stages.get(spec, lambda: _stored_stage(compute(), self.settings.device))
-        model = build(self.architecture, self.data.num_classes)
+        model = self.new_model()  # its draws are undone by the random state restored next
         model.load_state_dict(stored["state"])
         torch.set_rng_state(stored["rng"])
         if "cuda_rng" in stored:
             torch.cuda.set_rng_state(stored["cuda_rng"], torch.device(self.settings.device))
         hyper = Hyper(*stored["hyper"]) if stored["hyper"] else None
-        return Fitted(model.to(self.settings.device), stored["valid_accuracy"], stored["epoch"], hyper)
+        return Fitted(model, stored["valid_accuracy"], stored["epoch"], hyper)
 
 
 # The fields of `Settings` that an ERM fit (`_select_erm`: the grid, `fit`, the batches, `new_model`) does not
