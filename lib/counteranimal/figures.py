@@ -73,6 +73,11 @@ def _table_data(artefact: str) -> pd.DataFrame:
     return frame.assign(row=label)
 
 
+# The drop colours of every model-level table run from 0 to this many points (the printed drops lie in 0-35.1), so
+# one shade is one drop in every table: a CLIP's and an ImageNet model's compare across Tables 3-5 and 9-14.
+MODEL_DROP_COLOURS = 40.0
+
+
 def draw_model_table(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
     """A model-level table as an annotated heatmap (cells show the printed text), rows as printed."""
     import matplotlib.pyplot as plt
@@ -86,7 +91,8 @@ def draw_model_table(artefact: str) -> tuple[plt.Figure, pd.DataFrame]:
     fig, axes = plt.subplots(1, 2, figsize=(8, 0.26 * len(order) + 1.6), gridspec_kw={"width_ratios": [2, 1]})
     heatmap(axes[0], values[["common", "counter"]], annot=text[["common", "counter"]], vmin=0, vmax=100,
             title="accuracy (%)")
-    heatmap(axes[1], values[["drop"]], annot=text[["drop"]], cmap="Reds", vmin=0, title="drop (points)")
+    heatmap(axes[1], values[["drop"]], annot=text[["drop"]], cmap="Reds", vmin=0, vmax=MODEL_DROP_COLOURS, cbar=True,
+            title="drop (points)")
     axes[1].set_yticks([])
     if data["high_quality"].any():
         fig.text(0.01, 0.005, "* pre-trained on high-quality data (the paper's *)", fontsize=7, va="bottom")
@@ -115,7 +121,7 @@ def draw_table01() -> tuple[plt.Figure, pd.DataFrame]:
     ax.set(yticks=range(len(labels)), yticklabels=labels, xlim=(0, 120), xlabel="zero-shot accuracy (%), 1 vs 1000",
            title="CLIP-LAION400M-ViT/B/32 on five example classes")
     ax.invert_yaxis()
-    ax.legend(fontsize=7, loc="lower left")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # outside: inside, it hid a marker's label
     fig.tight_layout()
     return fig, data
 
@@ -310,7 +316,7 @@ def scatter_axes(panels: int, keyed: bool, side: float = 5.2) -> tuple[plt.Figur
     `keyed`: the figure, the scatter axes and their key axes (None without keys)."""
     import matplotlib.pyplot as plt
 
-    ratios = [1.0, 0.45] * panels if keyed else [1.0] * panels
+    ratios = [1.0, 0.32] * panels if keyed else [1.0] * panels
     fig, axes = plt.subplots(1, len(ratios), figsize=(side * sum(ratios), side * 0.85), squeeze=False,
                              gridspec_kw={"width_ratios": ratios})
     axes = list(axes[0])
@@ -381,7 +387,7 @@ def numbered_key(ax: plt.Axes, key_ax: plt.Axes, data: pd.DataFrame, label: str)
     families = data.drop_duplicates(label).set_index(label)["family"]
     rows = max(len(numbers), 24)
     for line, (name, number) in enumerate(numbers.items()):
-        key_ax.text(0.02, 1 - line / rows, f"{number:>2}  {name}", fontsize=6, va="top", transform=key_ax.transAxes,
+        key_ax.text(0.02, 1 - line / rows, f"{number:>2}  {name}", fontsize=7, va="top", transform=key_ax.transAxes,
                     color=FAMILY_COLOURS.get(families[name], "black"))
     key_ax.axis("off")
     return numbers
@@ -439,12 +445,23 @@ def draw_class_drops(models: list[str], title: str) -> tuple[plt.Figure, pd.Data
     return class_drop_panels(data, models, title), data
 
 
+# The drop axis of every class-wise panel (points): a drop lies in [-100, 100]; the printed ones and ours lie in
+# about [-15, 100].
+DROP_AXIS = (-20.0, 100.0)
+
+
 def class_drop_panels(data: pd.DataFrame, models: list[str], title: str, xlabel: str = "class ID") -> plt.Figure:
     """One panel per model of `models`: a bar per class ID (`class_id`, `value`; red where negative), titled with the
-    model and its mean; black bars from `low` to `high` where `data` has them (ours: the range over seeds)."""
+    model and its mean; black bars from `low` to `high` where `data` has them (ours: the range over seeds). Every
+    panel, the paper's and ours, spans `DROP_AXIS` (wider only where a bar goes beyond it), so bars compare across
+    panels and figures."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(len(models), 1, figsize=(10, 2.1 * len(models) + 0.4), sharex=True, squeeze=False)
+    values = data[[c for c in ("value", "low", "high") if c in data.columns]]
+    limits = (min(DROP_AXIS[0], float(values.min().min())), max(DROP_AXIS[1], float(values.max().max())))
+    fig, axes = plt.subplots(len(models), 1, figsize=(10, 2.1 * len(models) + 0.4), sharex=True, sharey=True,
+                             squeeze=False)
+    axes[0, 0].set_ylim(*limits)
     for ax, model in zip(axes[:, 0], models):
         part = data[data["model"] == model].sort_values("class_id")
         ax.bar(part["class_id"], part["value"], color=["tab:red" if v < 0 else "tab:blue" for v in part["value"]])
