@@ -200,7 +200,7 @@ def figure03(run: OurRun) -> tuple[plt.Figure, pd.DataFrame, Findings]:
         if "near-saturation" in row.quantity:
             ax.axvline(row.value, color=colour, ls=":", lw=1.2)
             ax.text(row.value, ax.get_ylim()[0], f" paper: {row.quantity.split(': ')[-1]} saturates at m ≥ {row.value:g}",
-                    rotation=90, va="bottom", fontsize=7, color=colour)
+                    rotation=90, ha="right", va="bottom", fontsize=7, color=colour)  # left of its line: inside the axes
     ax.set_xscale("log")
     ax.minorticks_off()
     ax.set_xticks(sorted(curves["m"].unique()), [str(m) for m in sorted(curves["m"].unique())])
@@ -296,7 +296,8 @@ def metric_grid(run: OurRun, artefact: str) -> tuple[plt.Figure, pd.DataFrame, F
     paper_dataset = PAPER_DATASETS[DATASET_POSITION[artefact]]
     matrix = radius_means(run, dataset, grid.metric)
     fig, (ax, side) = plt.subplots(1, 2, figsize=(11.5, 0.5 * len(matrix) + 3.2), gridspec_kw={"width_ratios": [3, 1.3]})
-    heatmap(ax, matrix, fmt=".3f", cbar=True, title=f"average {name} on {dataset} — {run.caption()}")
+    # Both metrics lie in [0, 1] (the bounded axiom): one colour is one value in Figs. 4 and 12-14.
+    heatmap(ax, matrix, fmt=".3f", vmin=0.0, vmax=1.0, cbar=True, title=f"average {name} on {dataset} — {run.caption()}")
     quotes = quoted().query("artefact == @artefact")
     quoted_lines = [f"{q.model}, {q.perturbation}: {q.value:g}" for q in quotes.itertuples()]
     lines = ([f"The paper ({paper_dataset}, Sec. 4.2):", *quoted_lines] if quoted_lines else
