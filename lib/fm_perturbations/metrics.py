@@ -13,7 +13,7 @@ R_cs on robust images (pitfall 3 of the notes).
   "min r"; the centre is free). Exact by Welzl's algorithm (PyPI `miniball`, MIT) on small sets, and by
   an independent solver, the dual quadratic program on the Gram matrix (scipy SLSQP, then the KKT
   system on its support), on large ones. Welzl's time is not the paper's O(dn): in high dimension
-  every point lies on the ball and miniball's time doubles with each point (~0.25 s for 12 points,
+  a set's points usually all lie on its ball, and then miniball's time doubles with each point (~0.25 s for 12 points,
   minutes for 21), so `"auto"` hands sets of more than `WELZL_MAX_POINTS` distinct points to the QP.
 """
 

@@ -76,5 +76,6 @@ print(format_ledger(ledger(claims_for("table01"))))
 #   at the origin then cannot be beaten.
 # - **Theorem 2** (R_ed = √R_cs) holds to rounding for unit vectors; the two metrics order every set the
 #   same way, so the paper's omission of R_ed loses nothing.
-# - **Welzl's O(dn)** is not the general bound: with n ≤ d every point lies on the ball and the solver's
-#   time doubles per point; at the paper's n = 6 (m = 5 plus the clean image) it is instant.
+# - **Welzl's O(dn)** is not the general bound: in high dimension the embeddings of a set usually all lie on
+#   its ball (not always: Fig. 2's 60° vector lies inside), and then the solver's time doubles per point; at
+#   the paper's n = 6 (m = 5 plus the clean image) it is instant.

@@ -50,5 +50,6 @@ display(Markdown(verdict_markdown("figure02", extra=("table24", "table27"))))
 
 # %% [markdown]
 # ## Our run
-# The miniature ImageNet-RIB run (per-dataset bars of our own small models before and after
-# fine-tuning) is added by the benchmark notebooks.
+# Figure 2 has no run of its own: its two pre-training sets (LAION-2B, IN-21K) have no stand-ins in our
+# miniature. The miniature ImageNet-RIB run's OOD accuracy before and after fine-tuning, per method, is drawn in
+# the notebook of Figure 8 (`figure08`), and its per-dataset accuracies after fine-tuning in that of Table 30.

@@ -60,5 +60,6 @@ registry_rows_not_in_table13()
 
 # %% [markdown]
 # ## Our run
-# The miniature ImageNet-RIB run (our own fine-tuning of small stand-in models) is added by the
-# benchmark notebooks.
+# Table 13 lists libraries and weight names, with no run of its own. The small stand-in models our miniature
+# fine-tunes are named in its settings file (`params/mini/imagenet_rib/benchmark.yaml`); their runs are drawn in
+# the notebooks of Tables 2, 3 and 30 and Figure 8, among others.

@@ -90,7 +90,10 @@ show_experiment_panel("table21", experiments_params, results_dir, output_dir)
 display(Markdown(f"**What differs from the paper:** {EXPERIMENT_PAIRS['table21'].difference}."))
 
 # %% [markdown]
-# **Reading ours (at `mini`).** On ours over two seeds the caption's first half is supported and its second
+# **Reading ours (at `mini`).** The numbers in this paragraph are those of the committed figures (an AMD EPYC);
+# the verdicts printed above are this machine's, and they can differ: two seeds give wide intervals, and on an
+# Intel Xeon the second half's interval reaches below zero (not distinguishable) and EWC ranks third or fourth
+# in a seed. Read both verdicts as fragile. On the AMD run the caption's first half is supported and its second
 # half contradicted. The finding's first half (the mean of FT and LP-FT above the mean of the others, which
 # Visual Prompt's 9.3 % pulls down) is 36.5 points, its interval [1.02, 72] above zero; by rank, though, FT, EWC
 # and LP-FT fit our domains about equally (91.0, 90.9 and 90.5 %; EWC is second in both seeds, LP-FT first in
