@@ -93,11 +93,9 @@ def test_settings_that_differ_only_where_an_erm_fit_does_not_read_share_its_stag
     reads neither (`methods.NOT_READ_BY_ERM_FITS`): FT under them, from the stage trained under the first
     settings, predicts as FT trained alone under them. Another learning rate is another stage."""
     stages = CountingStages(tmp_path, "seq_to_final")
-    unread = {name: value for name, value in [("irm_penalty", 3.0), ("joint", Hyper(1e-2, 0.0, 0.0)),
-                                              ("final_loss_weight", 1.0), ("adjacent_grid", (1.0,)),
-                                              ("ewc_grid", (1.0,)), ("ewc_fisher", "per_example"),
-                                              ("linear_decays", ((1e-2, 1e-3),)), ("exponential_decays", ((1e-2, 0.9),)),
-                                              ("pretrain_includes_final", False), ("side_stem_head_init", "previous")]}
+    unread = dict(irm_penalty=3.0, joint=Hyper(1e-2, 0.0, 0.0), final_loss_weight=1.0, adjacent_grid=(1.0,),
+                  ewc_grid=(1.0,), ewc_fisher="per_example", linear_decays=((1e-2, 1e-3),),
+                  exponential_decays=((1e-2, 0.9),), pretrain_includes_final=False, side_stem_head_init="previous")
     assert set(unread) == set(methods.NOT_READ_BY_ERM_FITS)
     for settings in (TINY, replace(TINY, **unread), replace(TINY, lrs=(1e-2,))):
         pd.testing.assert_frame_equal(run(SPEC, "FT", "Conv-1", settings, seed=0, stages=stages),
