@@ -30,7 +30,8 @@ Quantifiers are read the same way everywhere:
   any claim, `ours: {findings: [figure04, ...]}`: it is judged on our run by the findings those notebooks
   draw (`lib.findings.Finding`s whose `claim_id` is the claim's; the names the paper module lists in
   `OUR_FINDINGS`, its `our_run` producing them), with their overall verdict, each part judged by its
-  own interval.
+  own interval; `quantifier: all` (a claim about every part) or `any` (an existential claim) says how the
+  parts make that verdict (`lib.findings.overall`; default `parts`).
 
 The same claims are judged on a run of ours (`OurRun`, which a paper's claims module builds with
 `our_run(params)`): on its estimate (the mean over seeds, or the statistic on every model) and on each
@@ -65,7 +66,7 @@ import pandas as pd
 import yaml
 
 from . import PAPERS
-from .findings import Finding, bearing_on, overall, summary
+from .findings import QUANTIFIERS as FINDINGS_QUANTIFIERS, Finding, bearing_on, overall, summary
 from .paths import PUBLISHED_DIR
 from .verdicts import VERDICTS
 
@@ -365,6 +366,7 @@ class Claim:
     reading: str = ""
     ours: tuple[Judgement, ...] = ()
     ours_findings: tuple[str, ...] = ()  # the producers of `OUR_FINDINGS` whose findings judge it on our run
+    ours_quantifier: str = "parts"  # how those findings' parts make its verdict (`lib.findings.overall`)
 
     def assess(self, tables: Tables | None = None) -> Verdict:
         """The verdict on `tables` (default: the paper's printed numbers)."""
@@ -467,28 +469,32 @@ def _judgement(path: Path, cid: str, spec: dict, table_names: set[str]) -> Judge
 
 
 def _ours_judgements(path: Path, cid: str, entry: dict, table_names: set[str], findings: set[str]
-                     ) -> tuple[tuple[Judgement, ...], tuple[str, ...]]:
-    """A claim's `ours` key: `findings` naming producers of `findings`, or one judgement or a list of labelled
-    parts (only for a claim the paper's numbers cannot judge: not_checkable or bespoke)."""
+                     ) -> tuple[tuple[Judgement, ...], tuple[str, ...], str]:
+    """A claim's `ours` key: `findings` naming producers of `findings` (with an optional `quantifier`, how their
+    parts make the verdict: `lib.findings.QUANTIFIERS`), or one judgement or a list of labelled parts (only for
+    a claim the paper's numbers cannot judge: not_checkable or bespoke)."""
     spec = entry.get("ours")
     if spec is None:
-        return (), ()
+        return (), (), "parts"
     if isinstance(spec, dict) and "findings" in spec:
-        names = spec["findings"]
-        if set(spec) != {"findings"} or not isinstance(names, list) or not names:
-            raise _fail(path, cid, "`ours: {findings: [...]}` takes one key, a non-empty list of findings producers")
+        names, quantifier = spec["findings"], spec.get("quantifier", "parts")
+        if set(spec) - {"findings", "quantifier"} or not isinstance(names, list) or not names:
+            raise _fail(path, cid, "`ours: {findings: [...], quantifier: ...}` takes a non-empty list of findings "
+                                   "producers and, optionally, a quantifier")
+        if quantifier not in FINDINGS_QUANTIFIERS:
+            raise _fail(path, cid, f"unknown findings quantifier {quantifier!r}; valid: {', '.join(FINDINGS_QUANTIFIERS)}")
         bad = [n for n in names if n not in findings]
         if bad:
             raise _fail(path, cid, f"unknown findings producer(s) {bad}; valid: lib.<paper>.claims.OUR_FINDINGS "
                                    f"({', '.join(sorted(findings)) or 'none listed'})")
-        return (), tuple(names)
+        return (), tuple(names), quantifier
     if entry.get("predicate") not in (NOT_CHECKABLE, BESPOKE):
         raise _fail(path, cid, "`ours` judgements are for a not_checkable or bespoke claim; any other is judged on ours "
                                "as on the paper's numbers (or by findings: `ours: {findings: [...]}`)")
     specs = spec if isinstance(spec, list) else [spec]
     if not specs or not all(isinstance(s, dict) for s in specs):
         raise _fail(path, cid, "`ours` is one judgement (a mapping) or a list of labelled parts")
-    return tuple(_judgement(path, cid, s, table_names) for s in specs), ()
+    return tuple(_judgement(path, cid, s, table_names) for s in specs), (), "parts"
 
 
 def parse_claims(paper: str, entries: list[dict], path: Path, table_names: set[str], artefacts: set[str],
@@ -513,10 +519,11 @@ def parse_claims(paper: str, entries: list[dict], path: Path, table_names: set[s
         if bad:
             raise _fail(path, cid, f"unknown artefact(s) {bad}; valid: the {paper} rows of notebooks/manifest.csv "
                                    f"({', '.join(sorted(artefacts))})")
-        ours, ours_findings = _ours_judgements(path, cid, entry, table_names | our_table_names, set(our_findings))
+        ours, ours_findings, quantifier = _ours_judgements(path, cid, entry, table_names | our_table_names,
+                                                           set(our_findings))
         common = dict(paper=paper, claim_id=cid, section=str(entry["section"]), claim=entry["claim"],
                       artefacts=tuple(entry["artefacts"]), reading=entry.get("reading", ""), ours=ours,
-                      ours_findings=ours_findings)
+                      ours_findings=ours_findings, ours_quantifier=quantifier)
         predicate = entry.get("predicate")
         if predicate == NOT_CHECKABLE:
             if not entry.get("reason"):
@@ -681,15 +688,17 @@ def findings_of(produce: Callable[[str], Sequence[Finding]]) -> Callable[[str], 
 
 
 def _by_findings(claim: Claim, run: OurRun) -> Verdict:
-    """The claim judged by the findings of its `ours_findings` producers that name it: their overall verdict."""
+    """The claim judged by the findings of its `ours_findings` producers that name it: their overall verdict under
+    the claim's `ours_quantifier`."""
     names = ", ".join(claim.ours_findings)
     if run.findings is None:
         return unverifiable(f"{run.tier}: this run draws no findings ({names})")
     parts = [f for name in claim.ours_findings for f in bearing_on(run.findings(name), claim.claim_id)]
     if not parts:
         return unverifiable(f"{run.tier}: no finding of {names} bears on this claim at this tier")
-    return Verdict(overall(parts), f"{run.tier}: by our run's findings ({names}; each judged by its own interval): "
-                                   f"{summary(parts)}. " + " | ".join(f.sentence() for f in parts))
+    rule = claim.ours_quantifier
+    return Verdict(overall(parts, rule), f"{run.tier}: by our run's findings ({names}; each judged by its own "
+                                         f"interval): {summary(parts, rule)}. " + " | ".join(f.sentence() for f in parts))
 
 
 def assess_ours(claim: Claim, run: OurRun | None) -> Verdict:

@@ -13,8 +13,12 @@ a verdict judged by the interval, never by the point estimate alone:
 An equivalence claim ("A performs as B", direction `within`) is supported when the whole interval lies
 inside ± the threshold and contradicted when it lies wholly outside.
 
-A claim judged on several parts (regimes, groups) is summarised by `overall`: `partly_supported`
-when some parts support it and others do not, with the counts.
+A claim judged on several parts (regimes, groups) is summarised by `overall` under one of `QUANTIFIERS`:
+* `parts` (the default): `partly_supported` when some parts support it and others do not, with the counts;
+* `all`, a claim about every part ("consistently", "across all"): one contradicted part contradicts it, and
+  only every part supported supports it;
+* `any`, an existential claim ("does not necessarily", "in some cases"): one supported part supports it,
+  and only every part contradicted contradicts it.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from scipy import stats
 from .verdicts import VERDICTS
 
 DIRECTIONS = (">", "<", "within")  # above, below, or within ± the threshold (an equivalence claim)
+QUANTIFIERS = ("parts", "all", "any")  # how `overall` reads a claim's parts (module docstring)
+RULES = {"all": "every part must hold", "any": "one part suffices"}  # as `summary` states them
 LEVEL = 0.95
 
 
@@ -181,18 +187,30 @@ class Finding:
                          "verdict": self.verdict}
 
 
-def overall(findings: Sequence[Finding]) -> str:
-    """One verdict over the parts of a claim: parts that agree keep their verdict; some parts
-    supported and others not is `partly_supported`; none supported and some contradicted is
-    `contradicted`; otherwise the run cannot tell."""
+def overall(findings: Sequence[Finding], quantifier: str = "parts") -> str:
+    """One verdict over the parts of a claim under `quantifier` (`QUANTIFIERS`). `parts`: parts that agree keep
+    their verdict; some parts supported and others not is `partly_supported`; none supported and some
+    contradicted is `contradicted`. `all`: any part contradicted contradicts, every part supported supports.
+    `any`: any part supported supports, every part contradicted contradicts. Otherwise the run cannot tell
+    (`not_distinguishable`); no part, or every part, not checkable is `not_checkable`."""
+    if quantifier not in QUANTIFIERS:
+        raise ValueError(f"quantifier must be one of {QUANTIFIERS}, got {quantifier!r}")
     verdicts = {f.verdict for f in findings}
     if not verdicts:
         return "not_checkable"
     if len(verdicts) == 1:
         return verdicts.pop()
-    if "supported" in verdicts:
+    if quantifier == "all":
+        if "contradicted" in verdicts:
+            return "contradicted"
+    elif quantifier == "any":
+        if "supported" in verdicts:
+            return "supported"
+    elif "supported" in verdicts:
         return "partly_supported"
-    return "contradicted" if "contradicted" in verdicts else "not_distinguishable"
+    elif "contradicted" in verdicts:
+        return "contradicted"
+    return "not_distinguishable"
 
 
 def table(findings: Sequence[Finding]) -> pd.DataFrame:
@@ -200,11 +218,13 @@ def table(findings: Sequence[Finding]) -> pd.DataFrame:
     return pd.DataFrame([f.row() for f in findings])
 
 
-def summary(findings: Sequence[Finding]) -> str:
-    """The overall verdict with the counts that make it (e.g. `partly_supported: 2 of 3 parts supported`)."""
+def summary(findings: Sequence[Finding], quantifier: str = "parts") -> str:
+    """The overall verdict with the counts that make it (e.g. `partly_supported: 2 of 3 parts supported`) and,
+    for a quantifier other than `parts`, its rule."""
     verdicts = [f.verdict for f in findings]
     counts = ", ".join(f"{verdicts.count(v)} {v.replace('_', ' ')}" for v in VERDICTS if v in verdicts)
-    return f"{overall(findings).replace('_', ' ')} ({counts} of {len(verdicts)} part(s))"
+    rule = f"; {RULES[quantifier]}" if quantifier in RULES else ""
+    return f"{overall(findings, quantifier).replace('_', ' ')} ({counts} of {len(verdicts)} part(s){rule})"
 
 
 def report(findings: Sequence[Finding]) -> str:

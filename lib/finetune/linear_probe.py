@@ -3,7 +3,7 @@
 Linear probing trains the classifier head only. By default the frozen backbone's BatchNorm layers
 stay in eval mode (running statistics used, never updated) even when the loop calls
 `model.train()`: `set_batchnorm_frozen` installs forward pre-hooks that put them back in eval mode
-on every call.
+on every call (`batchnorm_unfrozen` lifts them for a block, e.g. to re-estimate the statistics).
 
 The released ImageNet-RIB code (FieteLab/ImageNet-RIB, main.py, `HeadOnly`) differs in two ways,
 both available here as options:
@@ -16,16 +16,12 @@ both available here as options:
 
 from __future__ import annotations
 
-from typing import Callable
-from weakref import WeakKeyDictionary
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 from torch import nn
-from torch.utils.hooks import RemovableHandle
 
 NamePredicate = Callable[[str], bool]
-
-_BATCHNORM_HOOKS: WeakKeyDictionary[nn.Module, list[RemovableHandle]] = WeakKeyDictionary()
-
 
 def released_code_vit_extras(name: str) -> bool:
     """Parameters the released code leaves trainable besides the head (LP) or the LoRA factors (LoRA).
@@ -60,24 +56,42 @@ def set_trainable(model: nn.Module, trainable: NamePredicate) -> list[str]:
 
 
 def _keep_in_eval(module: nn.Module, _inputs: tuple) -> None:
-    module.train(False)
+    if module.statistics_frozen:
+        module.train(False)
+
+
+def _batchnorms(model: nn.Module) -> list[nn.Module]:
+    return [m for m in model.modules() if isinstance(m, nn.modules.batchnorm._BatchNorm)]
 
 
 def set_batchnorm_frozen(model: nn.Module, frozen: bool) -> None:
     """Keep every BatchNorm layer of `model` in eval mode (frozen=True) or undo it (frozen=False).
 
-    Idempotent. While frozen, a forward pre-hook puts each BatchNorm back in eval mode on every call,
-    so `model.train()` in the loop neither switches them to batch statistics nor updates their
-    running statistics.
+    Idempotent. A frozen BatchNorm carries a forward pre-hook that puts it back in eval mode on every call,
+    so `model.train()` in the loop neither switches it to batch statistics nor updates its running
+    statistics. The hook reads the layer's `statistics_frozen` flag, which this sets: `copy.deepcopy` copies
+    hook and flag together, so a copy of a frozen model is frozen and unfreezes like the original.
     """
-    for handle in _BATCHNORM_HOOKS.pop(model, []):
-        handle.remove()
-    if frozen:
-        _BATCHNORM_HOOKS[model] = [
+    for module in _batchnorms(model):
+        if not hasattr(module, "statistics_frozen"):
+            if not frozen:
+                continue
             module.register_forward_pre_hook(_keep_in_eval)
-            for module in model.modules()
-            if isinstance(module, nn.modules.batchnorm._BatchNorm)
-        ]
+        module.statistics_frozen = frozen
+
+
+@contextmanager
+def batchnorm_unfrozen(model: nn.Module) -> Iterator[None]:
+    """Within the block every BatchNorm of `model` follows `model.train()`; after it, the frozen ones are
+    frozen again."""
+    frozen = [m for m in _batchnorms(model) if getattr(m, "statistics_frozen", False)]
+    for module in frozen:
+        module.statistics_frozen = False
+    try:
+        yield
+    finally:
+        for module in frozen:
+            module.statistics_frozen = True
 
 
 def configure_training(model: nn.Module, trainable: NamePredicate, freeze_bn_statistics: bool) -> list[str]:

@@ -42,6 +42,9 @@ if TYPE_CHECKING:
 TRAJECTORY_METHODS = ("FT", "SFT", "JM", "LP-FT", "ST-1", "JST-1")  # `geometry_runs.TRAJECTORIES`
 BATCHNORM_READINGS = ("code", "interpolated", "recomputed")  # `interpolation_paths.STATE_READINGS`
 PROJECTION_READINGS = ("code", "length")
+# Enters every path run's store key, so a path of older code is never read back. 2: a side-tuned model's frozen
+# BatchNorms are re-estimated under "recomputed" (they had kept the reset statistics, mean 0 and variance 1).
+PATH_REVISION = 2
 ENTIRE_READINGS = ("layer_mean", "concatenated")
 ARTEFACTS = ("claims", "figure01", "figure09", "figure10", "figure11", "figure12", "figure13", "figure14", "figure15",
              "figure16", "figure17")
@@ -190,7 +193,7 @@ class GeometryStudy(StoredRuns):
                 if geometry:
                     options.update(reading=s.projection_reading, entire=s.svcca_entire)
                 labels = {"sequence": sequence, "architecture": architecture, "seed": seed}
-                jobs.append((self._config("path", sequence, architecture, seed, **options),
+                jobs.append((self._config("path", sequence, architecture, seed, revision=PATH_REVISION, **options),
                              functools.partial(_compute, "path_run", s.spec(sequence), s.protocol, labels,
                                                architecture=architecture, seed=seed, stages=stages, **options)))
             sequence, architecture = s.regularisation_sequence, s.regularisation_architecture

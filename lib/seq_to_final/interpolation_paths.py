@@ -29,6 +29,7 @@ import pandas as pd
 import torch
 from torch import nn
 
+from ..finetune.linear_probe import batchnorm_unfrozen
 from ..train.loop import device_of, tensor_batches
 from .methods import Data, SideTunedNet, accuracy, interpolated_state
 
@@ -41,7 +42,8 @@ PAPER_ALPHAS = (0.0, *(round(0.01 * i, 2) for i in range(1, 100)), 1.0)
 @torch.no_grad()
 def recompute_batchnorm_statistics(model: nn.Module, data: Data, batch_size: int = 500) -> None:
     """Reset every BatchNorm's running statistics and re-estimate them as the cumulative average over one
-    pass of `data` (moved to the model's device) in training mode (no dropout); the model is left in eval mode."""
+    pass of `data` (moved to the model's device) in training mode (no dropout); the model is left in eval mode.
+    Frozen BatchNorms (a side-tuned model's base, `methods.freeze`) are re-estimated too, and stay frozen."""
     norms = [m for m in model.modules() if isinstance(m, nn.modules.batchnorm._BatchNorm)]
     momenta = [m.momentum for m in norms]
     for norm in norms:
@@ -49,8 +51,9 @@ def recompute_batchnorm_statistics(model: nn.Module, data: Data, batch_size: int
         norm.momentum = None
     model.train()
     device = device_of(model)
-    for inputs, _ in tensor_batches(*data, batch_size, seed=0, shuffle=False):
-        model(inputs.to(device, non_blocking=True))
+    with batchnorm_unfrozen(model):
+        for inputs, _ in tensor_batches(*data, batch_size, seed=0, shuffle=False):
+            model(inputs.to(device, non_blocking=True))
     for norm, momentum in zip(norms, momenta):
         norm.momentum = momentum
     model.eval()

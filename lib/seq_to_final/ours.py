@@ -37,7 +37,7 @@ from ..results import paper_and_ours
 from ..store import RunContext, precompute_study
 from .faces import PORTRAITS_SEQUENCE
 from .geometry import precompute as precompute_geometry
-from .study import VARIABLE_PREFIX, Study, StudySettings, column_accuracies, run_accuracies
+from .study import VARIABLE_PREFIX, Study, StudySettings, column_accuracies, run_accuracies, same_run
 from .summaries import counts
 from .tables import METHOD_CLASS, METHODS, PAPER, SEQUENCE_TABLES, accuracies, table02, table15, units
 
@@ -385,7 +385,11 @@ def _ends(wide: pd.DataFrame) -> pd.DataFrame:
 
 
 def _table14_findings(frame: pd.DataFrame) -> Findings:
-    ours = our_units(frame, "table14").pivot_table(index=["method", "seed"], columns="row", values="accuracy")
+    """Per (method, seed) unit; a ConvNet's block-sized side columns are its 1-layer runs (`study.same_run`), so
+    they are left out rather than counted twice."""
+    runs = our_units(frame, "table14")
+    own = [same_run(architecture, method) is None for architecture, method in zip(runs["architecture"], runs["method"])]
+    ours = runs[own].pivot_table(index=["method", "seed"], columns="row", values="accuracy")
     paper = units("table14").T
     return Findings([_finding(_ends(ours), _ends(paper), LENGTH_COMPARISON, "(method, seed) units")])
 

@@ -81,10 +81,11 @@ claims[["claim_id", "section", "verdict", "evidence"]] if len(claims) else Markd
 # ("not necessarily") needs one counter-example; a "contradicted" below says that in the toy more data lowered that
 # family's drop beyond the spread over seeds, not that the paper's datasets behave so. The two families' sizes
 # differ (CLIP 500-2,000 images, CLIP-HQ 1,000-2,000), so their two changes are not comparable with each other.
-# The overall line below combines the parts as for a claim that must hold in every part (as does the ledger's
-# `data-scale` row on our run); since this claim needs a single counter-example, one family contradicted and the
-# other not distinguishable (the committed run: CLIP −43.8 [−109, 21]) leaves it not distinguishable, not
-# contradicted: that family could still be the counter-example.
+# The overall line below combines the parts by the default rule (partly supported where some parts support the
+# claim and others do not). The ledger's `data-scale` row on our run reads them as the existential claim this is
+# (`quantifier: any`): one family whose drop rises supports it, and only a fall in both contradicts it. So one
+# family contradicted and the other not distinguishable (the committed run: CLIP −43.8 [−109, 21]) leaves it not
+# distinguishable, not contradicted: that family could still be the counter-example.
 
 # %%
 from lib.counteranimal.ours import bar_findings, our_bars, our_points, run_study

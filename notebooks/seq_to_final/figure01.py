@@ -71,6 +71,8 @@ pd.set_option("display.width", 200)
 #   ConvNets). The joint model *variants* are JM and JST-1; the "smooth sigmoid shape for best-performing
 #   methods" is not tested, as it names no method and no measure; side-tuning's smooth path is judged under
 #   Figures 10, 11 and 14.
+# - On RCL no FT line shows at mini: LP-FT's path is FT's at every point in every seed and is drawn over it. Its
+#   head-only stage kept the model it started from (no epoch beat it on validation), so its second stage is FT.
 # - The paths are separate runs from the tables' study, at its sizes and protocol (150/100/150/100 images
 #   per step, up to 3 epochs, batches of 20, 3 seeds, 300 test images), so an endpoint here need not equal
 #   the tables' accuracy.

@@ -51,7 +51,8 @@ pd.set_option("display.width", 200)
 # mini analysis runs add for it (about 7 CPU-s a seed; the Dense and Res networks cost 10-12 times Conv-1,
 # beyond the mini budget). At tiny it draws Figure 1's Conv-1 runs again; the full tier draws the paper's three
 # architectures. Figure 1's other differences apply (six of the paper's methods, a separate run from the
-# tables', the findings on the code's BatchNorm treatment).
+# tables', the findings on the code's BatchNorm treatment). As on Figure 1's RCL panel, no FT line shows at mini:
+# LP-FT's path is FT's at every point in every seed (its head-only stage kept its starting model), drawn over it.
 
 # %%
 runs = read_runs(geometry_params, results_dir)

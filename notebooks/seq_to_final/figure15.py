@@ -95,6 +95,6 @@ print(path_findings(runs, "figure15", panels))
 # - **ERM then side-tuning (ST-1) sits on a plateau at chance**, the .5 the text reports for many methods on
 #   Portraits: under the code's BatchNorm treatment its path falls to about .5 in the middle in all three
 #   seeds and climbs back only at the end. With the statistics re-estimated at every s (dashed) its mean
-#   stays above .94, so on the stand-in the plateau is the new stem's and head's weights meeting the ERM
+#   stays above .97, so on the stand-in the plateau is the new stem's and head's weights meeting the ERM
 #   model's BatchNorm statistics, not a barrier in the landscape. No other path of ours reaches chance; the
 #   stand-in's task is far easier than gender on yearbook photographs.

@@ -62,4 +62,6 @@ rows[["quantity", "printed", "recomputed", "delta", "tolerance", "status", "note
 
 # %% [markdown]
 # ## Our run
-# The builders above are the models our runs train (smaller variants of each family at the mini tier).
+# The builders above are the models our runs train: all 12 at `full`; the mini and tiny tiers train the smallest
+# ConvNets only (Conv-1 and Conv-2 at mini, Conv-1 at tiny: the study settings' `architectures`), since Dense-1
+# and Res-1 cost 12x and 10x Conv-1 per run.

@@ -158,7 +158,8 @@ display(Markdown(markdown(findings)))
 # Reading them: the faces stand-in runs at 8 px with Conv-1 and Conv-2, the baseline, FT, SFT with its constant
 # learning rate only, and JM. The paper's best class-1/2 method beats the baseline by +.22 on the same two rows
 # (FT alone by +.20), and the paper's
-# joint models collapse to chance (.51) on most architectures. "JM below SFT" is not checkable at this tier, whose
+# joint models collapse to chance (.51) on up to half the architectures (JM on 5 of 12, JST-1 on 6, JST-B on 3 of
+# its 8). "JM below SFT" is not checkable at this tier, whose
 # SFT runs one of the three learning-rate schedules whose best is the paper's SFT column; "some methods that ignore
 # the sequence are among the best", judged without SFT, holds (+.02 [−.01, +.05]). Not tested here: IRM, DRO,
 # LP-FT, I-FT, D-FT, EWC and the side-tuning columns (beyond the mini budget), and App. E's claim that ConvNets

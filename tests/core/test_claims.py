@@ -296,8 +296,10 @@ def test_ours_judges_a_claim_the_paper_cannot():
     ({**GOOD, "ours": OURS_JUDGEMENT}, "`ours` judgements are for a not_checkable or bespoke claim"),
     ({**GOOD, "ours": {"findings": ["figure99"]}}, "unknown findings producer(s) ['figure99']; valid: "
                                                    "lib.<paper>.claims.OUR_FINDINGS (figure04)"),
-    ({**GOOD, "ours": {"findings": ["figure04"], "table": "t"}}, "takes one key"),
-    ({**GOOD, "ours": {"findings": []}}, "takes one key"),
+    ({**GOOD, "ours": {"findings": ["figure04"], "table": "t"}}, "takes a non-empty list of findings producers"),
+    ({**GOOD, "ours": {"findings": []}}, "takes a non-empty list"),
+    ({**GOOD, "ours": {"findings": ["figure04"], "quantifier": "most"}},
+     "unknown findings quantifier 'most'; valid: parts, all, any"),
     ({**OURS, "predicate": "not_checkable", "reason": "r", "ours": {**OURS_JUDGEMENT, "table": "u"}},
      "unknown table 'u'"),
     ({**OURS, "predicate": "not_checkable", "reason": "r", "ours": "compare"}, "one judgement (a mapping)"),
@@ -314,12 +316,12 @@ def _finding(claim_id: str, low: float, high: float) -> Finding:
                    claim_id=claim_id)
 
 
-def _by_findings(produced: dict[str, list[Finding]]) -> tuple[Claim, OurRun, list[str]]:
-    """A claim judged by the findings of figure04 and figure05, on a run producing `produced` (and the
-    names the producer was asked for)."""
+def _by_findings(produced: dict[str, list[Finding]], **quantifier: str) -> tuple[Claim, OurRun, list[str]]:
+    """A claim judged by the findings of figure04 and figure05 (under `quantifier=...` where given), on a run
+    producing `produced` (and the names the producer was asked for)."""
     asked = []
-    (claim,) = parse_claims("imagenet_rib", [{**GOOD, "ours": {"findings": ["figure04", "figure05"]}}], PATH,
-                            set(TABLES), {"table03"}, {}, set(), {"figure04", "figure05"})
+    (claim,) = parse_claims("imagenet_rib", [{**GOOD, "ours": {"findings": ["figure04", "figure05"], **quantifier}}],
+                            PATH, set(TABLES), {"table03"}, {}, set(), {"figure04", "figure05"})
     run = replace(seed_run({"t": _agreeing(5)}, "mini"),
                   findings=findings_of(lambda name: asked.append(name) or produced.get(name, [])))
     return claim, run, asked
@@ -337,6 +339,16 @@ def test_ours_by_findings_takes_their_overall_verdict():
     assert "LP - FT = 0.2 [0.1, 0.3]" in verdict.evidence and "-0.75" not in verdict.evidence  # not the other claim's
     assess_ours(claim, run)
     assert asked == ["figure04", "figure05"]  # each producer's findings computed once
+
+
+@pytest.mark.parametrize("quantifier, verdict, rule", [("all", "not_distinguishable", "; every part must hold"),
+                                                       ("any", "supported", "; one part suffices")])
+def test_ours_by_findings_under_a_quantifier(quantifier, verdict, rule):
+    claim, run, _ = _by_findings({"figure04": [_finding("c1", 0.1, 0.3)], "figure05": [_finding("c1", -0.2, 0.4)]},
+                                 quantifier=quantifier)
+    assert claim.ours_quantifier == quantifier
+    judged = assess_ours(claim, run)
+    assert judged.verdict == verdict and f"(1 supported, 1 not distinguishable of 2 part(s){rule})" in judged.evidence
 
 
 def test_ours_by_findings_not_checkable_without_a_finding_on_the_claim():

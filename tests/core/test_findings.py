@@ -86,6 +86,23 @@ def test_overall_and_summary_count_the_parts():
     assert overall([]) == "not_checkable"
 
 
+@pytest.mark.parametrize("quantifier, expected", [
+    # parts: supported + contradicted; supported + not distinguishable; contradicted + n.d.; n.d. + not checkable
+    ("parts", ["partly_supported", "partly_supported", "contradicted", "not_distinguishable"]),
+    ("all", ["contradicted", "not_distinguishable", "contradicted", "not_distinguishable"]),
+    ("any", ["supported", "supported", "not_distinguishable", "not_distinguishable"]),
+])
+def test_overall_under_each_quantifier(quantifier, expected):
+    supported, contradicted, unclear = _finding(0.1, 0.5), _finding(-0.5, -0.1), _finding(-0.1, 0.5)
+    unchecked = Finding.undefined("x", "constant scores", "c")
+    pairs = [(supported, contradicted), (supported, unclear), (contradicted, unclear), (unclear, unchecked)]
+    assert [overall(pair, quantifier) for pair in pairs] == expected
+    for agreeing in (supported, contradicted, unclear, unchecked):  # parts that agree keep their verdict
+        assert overall([agreeing, agreeing], quantifier) == agreeing.verdict
+    with pytest.raises(ValueError, match="quantifier must be one of"):
+        overall([supported], "most")
+
+
 def test_sentence_and_table_carry_the_interval_and_verdict():
     finding = Finding("ρ(probe) − ρ(FT)", 0.24, Interval(0.05, 0.4, "95% bootstrap"), "probing predicts OOD better",
                       paper="0.84 vs 0.52")

@@ -1,7 +1,10 @@
+import copy
+
 import torch
 from torch import nn
 
 from lib.finetune.linear_probe import (
+    batchnorm_unfrozen,
     head_module_name,
     linear_probe,
     released_code_vit_extras,
@@ -53,11 +56,37 @@ def test_unfreezing_batchnorm_restores_normal_training_mode():
     model = build_standin("tiny_resnet", seed=0)
     set_batchnorm_frozen(model, True)
     set_batchnorm_frozen(model, True)  # idempotent: still one hook per layer
+    assert len(model.bn1._forward_pre_hooks) == 1
     set_batchnorm_frozen(model, False)
+    assert _statistics_move(model)
+
+
+def _statistics_move(model: nn.Module) -> bool:
+    """Whether a forward pass in training mode moves bn1's running mean."""
     before = model.bn1.running_mean.clone()
     model.train()
     model(torch.randn(4, 3, 32, 32) + 2)
-    assert model.bn1.training and not torch.equal(before, model.bn1.running_mean)
+    return model.bn1.training and not torch.equal(before, model.bn1.running_mean)
+
+
+def test_a_copy_of_a_frozen_model_is_frozen_and_unfreezes():
+    model = build_standin("tiny_resnet", seed=0)
+    set_batchnorm_frozen(model, True)
+    frozen_copy, unfrozen_copy = copy.deepcopy(model), copy.deepcopy(model)
+    assert not _statistics_move(frozen_copy)
+    set_batchnorm_frozen(unfrozen_copy, False)
+    assert _statistics_move(unfrozen_copy)
+    set_batchnorm_frozen(unfrozen_copy, True)
+    assert len(unfrozen_copy.bn1._forward_pre_hooks) == 1 and not _statistics_move(unfrozen_copy)
+    assert not _statistics_move(model)
+
+
+def test_batchnorm_unfrozen_lifts_the_freeze_for_its_block_only():
+    model = build_standin("tiny_resnet", seed=0)
+    set_batchnorm_frozen(model, True)
+    with batchnorm_unfrozen(model):
+        assert _statistics_move(model)
+    assert not _statistics_move(model)
 
 
 def test_vit_head_and_the_released_codes_extra_trainable_parameters():

@@ -191,6 +191,23 @@ def test_recomputed_statistics_are_the_data_statistics(test_data):
     np.testing.assert_allclose(one_batch.stem[1].running_var.numpy(), features.var(dim=(0, 2, 3)).numpy(), rtol=1e-4)
 
 
+def test_recomputed_paths_of_every_kind_of_end_start_at_the_same_model(test_data):
+    """At s = 0 a path from the previous step's model starts at that model whatever the end: a fine-tuned
+    one, or a side-tuned one whose frozen base (BatchNorm hooks and all, a deep copy) the recomputation
+    must re-estimate like any other layer."""
+    from lib.seq_to_final.methods import SideTunedNet, freeze
+
+    start, end = _two_models("Conv-1")
+    side_tuned = SideTunedNet(copy.deepcopy(start), image_size=8)
+    freeze(side_tuned)
+    side_tuned = copy.deepcopy(side_tuned)  # what the stored runs hand the path: a copy of the frozen model
+    side_tuned.add_sides("layer", stem_and_head=False)
+    starts = [interpolated_model(e, *path_ends(start, e), 0.0, "recomputed", test_data, 10) for e in (end, side_tuned)]
+    fine_tuned, side = (m.state_dict() for m in starts)
+    assert all(torch.equal(fine_tuned[name], side[name]) for name in fine_tuned)
+    assert accuracy(starts[0], test_data) == accuracy(starts[1], test_data)
+
+
 def test_paper_alphas():
     assert len(PAPER_ALPHAS) == 101 and PAPER_ALPHAS[:3] == (0.0, 0.01, 0.02) and PAPER_ALPHAS[-2:] == (0.99, 1.0)
 

@@ -12,7 +12,7 @@ import pytest
 from lib.params import ParamsError
 from lib.paths import REPO_ROOT
 from lib.seq_to_final import ours, shift_runs
-from lib.seq_to_final.study import PROTOCOL_KEYS, RUN_NAMES, StudySettings
+from lib.seq_to_final.study import PROTOCOL_KEYS, RUN_NAMES, VARIABLE_PREFIX, StudySettings
 
 TIERS = ("tiny", "mini", "full")
 
@@ -151,6 +151,22 @@ def test_findings_are_differences_per_architecture_and_seed():
     assert gap.estimate == pytest.approx(np.mean([0.4, 0.3, 0.4, 0.5]))
     assert gap.verdict == "supported"  # every unit at least .3 above: the interval lies above 0
     assert found["JM − SFT"].verdict == "not_checkable"  # columns the frame does not hold
+
+
+def test_table14_counts_a_convnets_block_sized_side_runs_once():
+    """On a ConvNet ST-B is ST-1's run (`study.same_run`): the length finding's units are (method, seed) pairs
+    without the copies."""
+    changes = {"FT": (-0.1, -0.3), "ST-1": (0.2, 0.0)}  # method -> 8 steps − 2 steps, per seed
+    rows = [{"sequence": f"{VARIABLE_PREFIX}{length}", "architecture": "Conv-1", "seed": seed, "column": column,
+             "run": column, "accuracy": 0.5 + (change[seed] if length == 8 else 0.0), "valid_accuracy": 0.5,
+             "tier": "mini", "sft_schedules": 3, "summary_rows": "ConvNet in -1 and -B"}
+            for length in (2, 8) for seed in (0, 1)
+            for column, change in [*changes.items(), ("ST-B", changes["ST-1"])]]
+    (finding,) = ours.findings(pd.DataFrame(rows), "table14")
+    units = [-0.1, -0.3, 0.2, 0.0]
+    assert finding.estimate == pytest.approx(np.mean(units))  # four units, not six
+    half = 3.18244631 * np.std(units, ddof=1) / np.sqrt(4)  # t(0.975, 3 degrees of freedom)
+    assert finding.interval.high - finding.interval.low == pytest.approx(2 * half, rel=1e-6)
 
 
 def test_sft_findings_are_not_checked_when_a_tier_runs_fewer_than_three_schedules():
