@@ -87,7 +87,7 @@ print(path_findings(runs, "figure15", panels))
 # - **Sequential fine-tuning stays flat at a high accuracy: not distinguishable**: in one seed the final
 #   step's fine-tuning kept the model it started from (the code's early stopping counts epoch 0, notes P7), so
 #   its path is one model (.96), flat by construction and left out; of the other two, one stays within .04 of
-#   its start and the other falls to .84 before ending at .95 (largest change .08 on average, [−.50, .66] over
+#   its start and the other falls to .84 before ending at .96 (largest change .07 on average, [−.62, .77] over
 #   two seeds).
 # - **LP-FT's path is completely flat: not checkable**: in all three seeds both stages kept the ERM model, so
 #   each path is one model (.98 to 1.0), flat by construction and left out: no interval. FT's paths are alike
