@@ -96,7 +96,8 @@ display(Markdown(verdict_markdown("figure08", extra=("table03", "table17"))))
 # ViT-B/32 IN-1K + AugReg column reads "not in Table 17"), ours is our two pretraining regimes, and
 # ours has one more panel, EWC (L2, released code). The CSV holds both in one schema (`source` paper /
 # ours, ours per seed). The findings give the mean change over methods per regime, each against what Table 3
-# prints for the regime's analogue (IN-1K's ResNets, IN-1K + AugReg's ViTs, mean over the methods), then whether
+# prints for the regime's analogue (IN-1K's ResNets: a loss; IN-1K + AugReg's ViTs: a gain, > 0, the caption's
+# "improves robustness after fine-tuning"), then whether
 # `augmented` (the AugReg analogue) loses less than `clean` and ends higher, averaged over the methods, each with
 # its t-interval over seeds: does AugReg-like pretraining keep its head start after fine-tuning?
 

@@ -62,7 +62,8 @@ display(Markdown(verdict_markdown("figure11", extra=("table07",))))
 # The figure is drawn as the redraw above: the same colour per method (`figures.METHOD_COLOURS`) and,
 # right, Pearson r per method with the same red bars below r = -0.5 as Table 7's panel; ours carry whiskers,
 # the 95 % bootstrap interval over fine-tuning datasets of each method's finding below (the paper prints
-# none, and with five or six points each interval is wide). What differs:
+# none, and with five or six points each interval is wide). Linear probing's whisker is drawn but not judged:
+# App. B.2 finds the negative trend "for all methods except linear probing". What differs:
 # our x axis is the OTDD itself (the paper's Fig. 11 plots against OTDD too, but the text prints none
 # of its distances, so the redraw's x axis is categorical), and the points are our shifted domains.
 # Our methods have one row the paper's tables lack, "EWC (L2, released code)": the plain L2 pull to

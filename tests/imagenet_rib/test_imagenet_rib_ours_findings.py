@@ -78,7 +78,7 @@ def test_each_regime_is_judged_against_its_analogues_printed_change():
     # Table 3, FT: IN-1K ResNet-18 and -50 lose 5.2; IN-1K + AugReg ViT-B/16 +1.3, B/32 -0.0, S/16 -3.2
     assert analogue_expectation("clean", ["FT"], "vanilla FT")[:2] == ("<", 0.0)
     direction, threshold, claim, paper = analogue_expectation("augmented", ["FT"], "vanilla FT")
-    assert (direction, threshold) == ("within", 5.0) and "a few points" in claim
+    assert (direction, threshold) == (">", 0.0) and "improved robustness" in claim  # Figs. 4 and 8's captions
     assert paper == "IN-1K + AugReg, Table 3 mRI: ViT-B/16 +1.3, ViT-B/32 -0.0, ViT-S/16 -3.2"
     # over every method, the mean per architecture (Visual Prompt's -7.4 on ViT-S/16 is averaged in)
     assert analogue_expectation("augmented", ["FT", "Visual Prompt"], "fine-tuning")[3].endswith("ViT-S/16 -5.3")
@@ -126,7 +126,7 @@ def test_the_augreg_regime_is_judged_against_the_plain_one_on_its_loss_and_its_e
 
 def test_a_registry_regime_is_judged_against_its_own_pretrainings_printed_change():
     direction, threshold, _, paper = analogue_expectation("rib_vit_b16_augreg_in1k", ["FT"], "vanilla FT")
-    assert (direction, threshold) == ("within", 5.0) and paper.startswith("IN-1K + AugReg, Table 3 mRI: ViT-B/16 +1.3")
+    assert (direction, threshold) == (">", 0.0) and paper.startswith("IN-1K + AugReg, Table 3 mRI: ViT-B/16 +1.3")
     direction, _, _, paper = analogue_expectation("rib_vit_b16_clip_laion2b_ft_in1k", ["FT"], "vanilla FT")
     assert direction == "<" and paper.startswith("LAION-2B, Table 3 mRI: ViT-B/16")
 
@@ -230,3 +230,4 @@ def test_with_several_seeds_the_interval_stays_over_seeds():
 
     finding = mri_findings(table, draws=FinetuneSetDraws(never, {"RI": "mRI"}))[0]
     assert "t-interval over 3 seeds" in finding.interval.method
+

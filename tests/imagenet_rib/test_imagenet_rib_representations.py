@@ -270,5 +270,6 @@ def test_registry_distance_panels(registry_params, tmp_path):
     assert (data.iloc[:, 1:].to_numpy() > 0).all()
     data, _, finding = our_representation_panel("figure11", registry_params, results, {"images": 8, "exclude": []})
     assert list(data["method"]) == ["FT", "Linear Probing", "WiSE-FT"] and (data["n datasets"] == 3).all()
-    assert data["pearson r"].dropna().between(-1.0, 1.0).all() and len(finding) == 3
+    assert data["pearson r"].dropna().between(-1.0, 1.0).all()
+    assert [f.quantity.split(":")[0] for f in finding] == ["FT", "WiSE-FT"]  # linear probing drawn, not judged (App. B.2)
     assert all("fine-tuning datasets (of 3)" in f.interval.method or f.verdict == "not_checkable" for f in finding)

@@ -153,3 +153,20 @@ def test_a_registry_studys_shift_groups_are_table_s6s_with_every_membership():
     assert shift_groups(full, "style")["style"][-2:] == ["Real", "Sketch"]  # Fig. S.1: all of ImageNet-D
     mini = StudySettings.load("params/mini/ssl_protocols/study.yaml")
     assert shift_groups(mini, "style") == {"style": ["digits_inverted", "digits_rotated"]}
+
+
+def test_the_scatter_finding_reads_linearity_by_pearson_not_rank():
+    """Fig. 6's claim is a more linear ID-OOD relationship: FT's OOD accuracy monotone in ID but curved ranks
+    alike (Spearman 1 everywhere) and still falls behind the probes' straight lines by Pearson's r."""
+    from lib.ssl_protocols.ours import _probing_minus_finetuning_panels
+    from lib.ssl_protocols.scatter import panel_statistics
+
+    ids = np.array([10.0, 20.0, 40.0, 60.0, 90.0])
+    points = pd.concat([pd.DataFrame({"metric": "top1", "dataset": "d", "protocol": protocol, "model": list("abcde"),
+                                      "id": ids, "ood": ood})
+                        for protocol, ood in (("kNN", ids / 2), ("LP", ids - 5), ("FT", ids ** 4 / 90 ** 3))])
+    statistics = panel_statistics(points)
+    assert statistics["spearman"].tolist() == pytest.approx([1.0, 1.0, 1.0])
+    pearson = statistics.set_index("protocol")["pearson"]
+    assert _probing_minus_finetuning_panels(statistics, "top1") == pytest.approx(1.0 - pearson["FT"])
+    assert 1.0 - pearson["FT"] > 0.05
