@@ -60,7 +60,8 @@ def _keep_in_eval(module: nn.Module, _inputs: tuple) -> None:
         module.train(False)
 
 
-def _batchnorms(model: nn.Module) -> list[nn.Module]:
+def batchnorm_layers(model: nn.Module) -> list[nn.Module]:
+    """Every BatchNorm layer of `model` (1-d, 2-d and 3-d), in module order."""
     return [m for m in model.modules() if isinstance(m, nn.modules.batchnorm._BatchNorm)]
 
 
@@ -72,7 +73,7 @@ def set_batchnorm_frozen(model: nn.Module, frozen: bool) -> None:
     statistics. The hook reads the layer's `statistics_frozen` flag, which this sets: `copy.deepcopy` copies
     hook and flag together, so a copy of a frozen model is frozen and unfreezes like the original.
     """
-    for module in _batchnorms(model):
+    for module in batchnorm_layers(model):
         if not hasattr(module, "statistics_frozen"):
             if not frozen:
                 continue
@@ -84,7 +85,7 @@ def set_batchnorm_frozen(model: nn.Module, frozen: bool) -> None:
 def batchnorm_unfrozen(model: nn.Module) -> Iterator[None]:
     """Within the block every BatchNorm of `model` follows `model.train()`; after it, the frozen ones are
     frozen again."""
-    frozen = [m for m in _batchnorms(model) if getattr(m, "statistics_frozen", False)]
+    frozen = [m for m in batchnorm_layers(model) if getattr(m, "statistics_frozen", False)]
     for module in frozen:
         module.statistics_frozen = False
     try:

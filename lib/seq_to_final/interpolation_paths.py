@@ -29,7 +29,7 @@ import pandas as pd
 import torch
 from torch import nn
 
-from ..finetune.linear_probe import batchnorm_unfrozen
+from ..finetune.linear_probe import batchnorm_layers, batchnorm_unfrozen
 from ..train.loop import device_of, tensor_batches
 from .methods import Data, SideTunedNet, accuracy, interpolated_state
 
@@ -44,7 +44,7 @@ def recompute_batchnorm_statistics(model: nn.Module, data: Data, batch_size: int
     """Reset every BatchNorm's running statistics and re-estimate them as the cumulative average over one
     pass of `data` (moved to the model's device) in training mode (no dropout); the model is left in eval mode.
     Frozen BatchNorms (a side-tuned model's base, `methods.freeze`) are re-estimated too, and stay frozen."""
-    norms = [m for m in model.modules() if isinstance(m, nn.modules.batchnorm._BatchNorm)]
+    norms = batchnorm_layers(model)
     momenta = [m.momentum for m in norms]
     for norm in norms:
         norm.reset_running_stats()

@@ -38,7 +38,7 @@ from .sampler import SEQUENCES
 from .sequence import (POOLS, SequenceSpec, open_pools, pool_error, scaling_config, synthetic_spec,
                        variable_length_spec)
 from .summaries import ROW_READINGS
-from .tables import ARCHITECTURES, METHODS, PAPER
+from .tables import ARCHITECTURES, METHODS, PAPER, SIDE_BLOCK_PAIRS
 
 if TYPE_CHECKING:
     from .methods import Settings
@@ -256,7 +256,7 @@ def _labelled(settings: StudySettings, sequence: str, spec: SequenceSpec, method
 # ConvNet's side results once), so they are read from the 1-layer runs rather than computed twice. Computed
 # separately, they agreed to the last digit in every mini cell but one, where one test item of one seed
 # differed (JST-B on red tinting, Conv-2: mean .531 against .532), a last-bit difference of the arithmetic.
-SAME_ON_ONE_LAYER_BLOCKS = {"ST-B": "ST-1", "SST-B": "SST-1", "JST-B": "JST-1"}
+SAME_ON_ONE_LAYER_BLOCKS = SIDE_BLOCK_PAIRS
 ONE_LAYER_BLOCK_FAMILIES = ("Conv",)
 
 
