@@ -211,6 +211,21 @@ def test_our_run_gives_the_claims_file_tables_per_seed_and_leaves_out_a_partial_
     assert claims.shift_tables("params/mini/seq_to_final/study.yaml") == ("table05",)
 
 
+def test_the_ledgers_unit_rows_hold_a_convnets_block_sized_side_runs_once():
+    """The paper prints a dash for a ConvNet's ST-B (its ST-1 run, `study.same_run`): our unit rows leave that cell
+    out, so a claim over cells counts the run once, while the Mean row still averages it in as the paper's does."""
+    from lib.seq_to_final import claims
+
+    rows = [{"sequence": "CLR", "architecture": a, "seed": 0, "column": m, "run": m, "accuracy": v, "valid_accuracy": v,
+             "tier": "mini", "sft_schedules": 3, "summary_rows": "ConvNet in -1 and -B"}
+            for a, st in (("Conv-1", 0.6), ("Res-1", 0.8)) for m, v in (("ST-1", st), ("ST-B", st + (a == "Res-1") * 0.1))]
+    table = claims._our_accuracies(pd.DataFrame(rows), "table08")
+    units = table[table["kind"] == "unit"].set_index(["row", "method"])["value"]
+    assert sorted(units.index) == [("Conv-1", "ST-1"), ("Res-1", "ST-1"), ("Res-1", "ST-B")]
+    mean = table[table["row"] == "Mean"].set_index("method")["value"]
+    assert mean["ST-B"] == pytest.approx((0.6 + 0.9) / 2)  # Conv-1's ST-B cell is its ST-1 run
+
+
 def test_gap_closed_is_the_share_of_the_baseline_to_oracle_gap_per_row_and_source():
     from lib.seq_to_final.tables import units
 
