@@ -105,8 +105,10 @@ print(format_ledger(frame))
 # too, on the real Portraits decades. Not checkable on ours: Table 6's claims at `mini` and `tiny` (the face
 # stand-in's decades are constructed, so they would check the construction; the notebook of Table 6 shows them);
 # Table 15's frozen joint rows (not run); rows our
-# tier does not have (Dense and Res architectures, lengths 3-7 at `mini`); and the SFT column wherever our tier
-# runs fewer than its three learning-rate schedules (at `mini`: the constant rate only), since the paper's SFT
+# tier does not have (Dense and Res architectures, lengths 3-7 at `mini`); a ConvNet's -B side-tuning cells (its
+# 1-layer runs, left out of our unit rows as the paper prints a dash for them: `block-side-still-worse` has none
+# at `mini`); and the SFT column wherever our tier runs fewer than its three learning-rate schedules (at `mini`: the
+# constant rate only), since the paper's SFT
 # is their best: claims about SFT are then not checkable, and claims over method classes are judged without
 # it. The claims' thresholds (.02, "many" = 3 of 16) are the paper's, applied to our means over seeds.
 #

@@ -105,7 +105,7 @@ print(path_findings(runs, "figure01", panels))
 # At `mini` (Conv-1 on 8 px digits, 3 seeds, 11 points on each path), on the judged (solid) paths:
 # - **A steady increase on the label flip: supported for JST-1, not distinguishable for JM.** On RCL, whose
 #   final step is a label flip, JST-1's path never falls below its start (dip 0 in every seed: supported) and
-#   earns its rise evenly (the last step .01 of it, [−.04, .07]: supported): the "steady increase" half of the
+#   earns its rise evenly (the last step .01 of it, [−.03, .05]: supported): the "steady increase" half of the
 #   statement (its "good initialization" half is contradicted, below). JM's path dips little (.006,
 #   [−.02, .03]: not distinguishable), and .40 of its rise comes at the last step ([−.38, 1.19]: not
 #   distinguishable); its dashed line rises smoothly: that jump is the switch of BatchNorm statistics. JST-1's

@@ -80,7 +80,7 @@ print(path_findings(runs, "figure14", panels))
 # - **JST-1**: its path is about level on average, from .41 to .42 (two of three seeds end lower); its start
 #   within .05 of its end and its dip are not distinguishable (.07, [−.07, .21]; .03, [−.09, .16]), and its
 #   steadiness is not checkable (only one seed rises by .05, so there is no interval).
-# - **Side-tuning's path rises: supported** (.44, [.34, .54]), preserved from the 4-step sequences.
+# - **Side-tuning's path rises: supported** (.44, [.35, .53]), preserved from the 4-step sequences.
 
 # %% [markdown]
 # ## 4. What a toy can and cannot test

@@ -87,7 +87,7 @@ print(path_findings(runs, "figure15", panels))
 # - **Sequential fine-tuning stays flat at a high accuracy: not distinguishable**: in one seed the final
 #   step's fine-tuning kept the model it started from (the code's early stopping counts epoch 0, notes P7), so
 #   its path is one model (.96), flat by construction and left out; of the other two, one stays within .04 of
-#   its start and the other falls to .84 before ending at .96 (largest change .07 on average, [−.62, .77] over
+#   its start and the other falls to .84 before ending at .95 (largest change .08 on average, [−.50, .66] over
 #   two seeds).
 # - **LP-FT's path is completely flat: not checkable**: in all three seeds both stages kept the ERM model, so
 #   each path is one model (.98 to 1.0), flat by construction and left out: no interval. FT's paths are alike
@@ -95,6 +95,6 @@ print(path_findings(runs, "figure15", panels))
 # - **ERM then side-tuning (ST-1) sits on a plateau at chance**, the .5 the text reports for many methods on
 #   Portraits: under the code's BatchNorm treatment its path falls to about .5 in the middle in all three
 #   seeds and climbs back only at the end. With the statistics re-estimated at every s (dashed) its mean
-#   stays above .97, so on the stand-in the plateau is the new stem's and head's weights meeting the ERM
+#   stays above .96, so on the stand-in the plateau is the new stem's and head's weights meeting the ERM
 #   model's BatchNorm statistics, not a barrier in the landscape. No other path of ours reaches chance; the
 #   stand-in's task is far easier than gender on yearbook photographs.
