@@ -495,7 +495,8 @@ def training_curves_panel(run: ExperimentRun):
     findings = [per_seed_finding(ood, r, ["FT"], first_epoch_change,
                                  f"{r}: FT's mean OOD accuracy after the first epoch − the pretrained model's (points)",
                                  "OOD accuracy falls from the first epochs, before the fine-tuning sets are fit: "
-                                 "overfitting is not the driver", "<", 0.0, "LAION-2B and OpenAI (Fig. 5)")
+                                 "overfitting is not the driver", "<", 0.0, "LAION-2B and OpenAI (Fig. 5)",
+                                 "overfitting-not-cause")
                 for r in run.regimes]
     return data, fig, Findings(findings)
 

@@ -170,3 +170,14 @@ def test_the_scatter_finding_reads_linearity_by_pearson_not_rank():
     pearson = statistics.set_index("protocol")["pearson"]
     assert _probing_minus_finetuning_panels(statistics, "top1") == pytest.approx(1.0 - pearson["FT"])
     assert 1.0 - pearson["FT"] > 0.05
+
+
+def test_the_fig5_finding_is_the_vits_residual_from_the_line_over_every_model():
+    """Rows (LP, FT, is ViT). The line over all four: FT = 0.2 + 1.2 LP, residuals -0.2, -0.6 (others) and 0.6, 0.2
+    (ViTs): the ViTs' mean residual 0.4 minus the others' -0.4. The raw FT − LP gap would say 1 − 0 = 1."""
+    from lib.ssl_protocols.ours import vit_residual_difference
+
+    rows = np.array([[0, 0, 0], [2, 2, 0], [1, 2, 1], [3, 4, 1]], dtype=float)
+    assert vit_residual_difference(rows) == pytest.approx(0.8)
+    assert np.isnan(vit_residual_difference(rows[1:]))  # one model of the other kind: undefined
+    assert np.isnan(vit_residual_difference(np.array([[1, 0, 0], [1, 2, 0], [1, 2, 1], [1, 4, 1]], dtype=float)))
