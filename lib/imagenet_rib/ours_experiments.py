@@ -518,7 +518,7 @@ def learning_rate_panel(run: ExperimentRun):
     findings.append(Finding.undefined("LAION-2B FT's mRI at a small learning rate − IN-21K + AugReg's",
                               "our miniature has no LAION-2B or IN-21K regime",
                               "LAION-2B's mRI stays far below IN-21K + AugReg's even at a small learning rate",
-                              "<", 0.0, "IN-21K + AugReg -5.5 (App. I.1)"))
+                              "<", 0.0, "IN-21K + AugReg -5.5 (App. I.1)", "small-lr"))
     return data, fig, Findings(findings)
 
 

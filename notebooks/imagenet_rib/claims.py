@@ -18,7 +18,7 @@
 # The same claims file is judged on our miniature benchmark (section 6): on the mean over seeds, and
 # on each seed; a verdict of ours stands only when a one-sided sign test over the seeds rejects a fair coin
 # at 5 % (every seed, of at least five: `not_distinguishable` otherwise, so at `mini`'s two seeds every
-# table-based verdict of ours is `not_distinguishable` at best; with one seed there is no interval to judge by). Thirteen claims our run's tables cannot
+# table-based verdict of ours is `not_distinguishable` at best; with one seed there is no interval to judge by). Fourteen claims our run's tables cannot
 # reach are judged instead by the findings the table and figure notebooks draw from our run.
 
 # %% tags=["parameters"]
@@ -120,8 +120,8 @@ print(format_ledger(ledger))
 # that a fair coin would rarely do as well (a one-sided sign test at 5 %: every seed of at least five): with the
 # two seeds of `mini`, none can, and the evidence gives how many seeds agree.
 #
-# Thirteen claims of the rest are judged instead by the findings that the notebooks of Tables 3, 8, 10, 11, 18,
-# 19, 21 and 30 and Figs. 5, 7 and 12 draw from our benchmark and our appendix experiments (`experiments_params`),
+# Fourteen claims of the rest are judged instead by the findings that the notebooks of Tables 3, 8, 10, 11, 18,
+# 19, 21 and 30 and Figs. 5, 7, 12 and 13 draw from our benchmark and our appendix experiments (`experiments_params`),
 # the claims file naming them (`ours: {findings: [...]}`): each finding is judged by its own interval (a
 # t-interval over seeds, or a seeded bootstrap over cells: for Table 30 its (fine-tuning set, OOD set) cells,
 # for Fig. 7's CKA its (regime, dataset, component) or (dataset, block, component) cells), and the claim takes

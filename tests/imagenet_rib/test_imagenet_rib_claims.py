@@ -44,5 +44,5 @@ def test_every_findings_producer_judges_a_claim_and_the_ledger_reads_its_experim
 
     assert {name for c in load_claims("imagenet_rib") for name in c.ours_findings} == set(OUR_FINDINGS)
     assert experiments_read("claims") == ("clip_zero_shot", "main", "validation_split", "resnets", "small_subsets",
-                                        "training_curves")
+                                        "training_curves", "learning_rate")
     assert experiments_read("table03") == ()  # the main benchmark's: always computed
