@@ -71,15 +71,13 @@ def claims_for(artefact: str):
 def _our_accuracies(frame: pd.DataFrame, artefact: str) -> pd.DataFrame:
     """One accuracy table of our run per seed in the paper's schema (`table`, `sequence`, `row`, `kind`,
     `family`, `method`, `seed`, `value`): our unit rows, then our Mean and Std dev rows over them. A ConvNet's
-    block-sized side cells are its 1-layer runs (`study.same_run`): they enter the summary rows as the paper's
+    block-sized side cells are its 1-layer runs (`ours.own_runs`): they enter the summary rows as the paper's
     do, but are left out of the unit rows, where the paper prints a dash, so a claim over cells counts each run once."""
-    from .ours import TRAIN_DATASETS, our_units, summary_rows
-    from .study import same_run
+    from .ours import TRAIN_DATASETS, our_units, own_runs, summary_rows
 
     units = our_units(frame, artefact)
     summaries = summary_rows(units).assign(kind="summary", family="")
-    units = units[pd.Series([same_run(a, m) is None for a, m in zip(units["architecture"], units["method"])],
-                            index=units.index, dtype=bool)]
+    units = own_runs(units)
     family = units["row"].astype(str).str.extract(r"^(\w+)-", expand=False).fillna("")  # "Conv-1" -> Conv; a length none
     units = units.rename(columns={"accuracy": "value"}).assign(kind="unit", family=family)
     rows = pd.concat([units, summaries], ignore_index=True)

@@ -97,6 +97,13 @@ def our_units(frame: pd.DataFrame, artefact: str) -> pd.DataFrame:
     return rows[["row", "seed", "method", "accuracy", "architecture", "summary_rows"]]
 
 
+def own_runs(units: pd.DataFrame) -> pd.DataFrame:
+    """The rows of `units` (`our_units`) that are runs of their own: a ConvNet's block-sized side columns are its
+    1-layer runs (`study.same_run`), left out so that a run counts once."""
+    own = [same_run(architecture, method) is None for architecture, method in zip(units["architecture"], units["method"])]
+    return units[np.array(own, dtype=bool)]
+
+
 def over_seeds(per_seed: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Mean over seeds of `value` per `keys` (in order of appearance), with the half-width of the t-interval over
     seeds as `spread` (NaN with one seed) and the number of `seeds`."""
@@ -387,9 +394,7 @@ def _ends(wide: pd.DataFrame) -> pd.DataFrame:
 def _table14_findings(frame: pd.DataFrame) -> Findings:
     """Per (method, seed) unit; a ConvNet's block-sized side columns are its 1-layer runs (`study.same_run`), so
     they are left out rather than counted twice."""
-    runs = our_units(frame, "table14")
-    own = [same_run(architecture, method) is None for architecture, method in zip(runs["architecture"], runs["method"])]
-    ours = runs[own].pivot_table(index=["method", "seed"], columns="row", values="accuracy")
+    ours = own_runs(our_units(frame, "table14")).pivot_table(index=["method", "seed"], columns="row", values="accuracy")
     paper = units("table14").T
     return Findings([_finding(_ends(ours), _ends(paper), LENGTH_COMPARISON, "(method, seed) units")])
 

@@ -256,14 +256,13 @@ def _labelled(settings: StudySettings, sequence: str, spec: SequenceSpec, method
 # ConvNet's side results once), so they are read from the 1-layer runs rather than computed twice. Computed
 # separately, they agreed to the last digit in every mini cell but one, where one test item of one seed
 # differed (JST-B on red tinting, Conv-2: mean .531 against .532), a last-bit difference of the arithmetic.
-SAME_ON_ONE_LAYER_BLOCKS = SIDE_BLOCK_PAIRS
 ONE_LAYER_BLOCK_FAMILIES = ("Conv",)
 
 
 def same_run(architecture: str, method: str) -> str | None:
     """The method whose run is `method`'s own on `architecture` (None: it has its own run)."""
     family = architecture.partition("-")[0]
-    return SAME_ON_ONE_LAYER_BLOCKS.get(method) if family in ONE_LAYER_BLOCK_FAMILIES else None
+    return SIDE_BLOCK_PAIRS.get(method) if family in ONE_LAYER_BLOCK_FAMILIES else None
 
 
 # How runs that share a Table 1 column (SFT's three schedules) become one cell: the code's summary takes

@@ -519,20 +519,24 @@ def vit_residual_difference(rows: np.ndarray) -> float:
     return float(residual[vit].mean() - residual[~vit].mean())
 
 
+def _fit_rows(table: pd.DataFrame) -> np.ndarray:
+    """`vit_residual_difference`'s rows `(LP, FT, is ViT)` of an LP-vs-FT table (ours or the paper's)."""
+    return np.column_stack([table["LP"], table["FT"], table["backbone"].str.contains("vit", case=False)]).astype(float)
+
+
 def lp_vs_ft_panel(settings: StudySettings, frame: pd.DataFrame, metric: str) -> Pair:
     """Fig. 5: in-domain LP^BN vs FT per model with the least-squares line; do the ViTs lie above it (their mean
     residual above the other backbones', by a seeded bootstrap over models, the line refitted in each resample)?"""
     table, _ = lp_vs_ft(frame, settings.in_domain, metric)
-    vit = table["backbone"].str.contains("vit", case=False)
-    rows = np.column_stack([table["LP"], table["FT"], vit]).astype(float)
+    rows = _fit_rows(table)
+    vit = rows[:, 2].astype(bool)
     if vit.sum() >= 2 and (~vit).sum() >= 2:
         estimate, interval = vit_residual_difference(rows), bootstrap_interval(rows, vit_residual_difference)
     else:
         estimate, interval = float("nan"), undefined_interval(
             f"needs two models of each kind, the zoo has {vit.sum()} ViT and {(~vit).sum()} other")
     paper, _ = paper_lp_vs_ft(published_accuracies(metric), "LP_BN")
-    printed = vit_residual_difference(np.column_stack(
-        [paper["LP"], paper["FT"], paper["backbone"].str.contains("vit", case=False)]).astype(float))
+    printed = vit_residual_difference(_fit_rows(paper))
     findings = [Finding("mean residual from the FT ~ LP line, ViT minus other backbones (points)", estimate, interval,
                         "ViT backbones lie above the LP → FT regression line, the other backbones below it",
                         ">", 0.0, f"every ViT above the regression line; this statistic on its printed points: "

@@ -10,7 +10,8 @@ from lib.evaluate.frames import hits, prediction_columns
 from lib.seq_to_final import methods
 from lib.seq_to_final.methods import Hyper, Settings
 from lib.seq_to_final.sequence import synthetic_spec
-from lib.seq_to_final.study import SAME_ON_ONE_LAYER_BLOCKS, same_run
+from lib.seq_to_final.study import same_run
+from lib.seq_to_final.tables import SIDE_BLOCK_PAIRS
 from lib.seq_to_final.training import run, sequence_for
 from lib.store import StageCache
 
@@ -53,7 +54,7 @@ def test_the_oracle_reads_the_oracle_sequence_with_the_same_test_images():
         sequence_for(SPEC, "oracle")
 
 
-@pytest.mark.parametrize("block, layer", sorted(SAME_ON_ONE_LAYER_BLOCKS.items()))
+@pytest.mark.parametrize("block, layer", sorted(SIDE_BLOCK_PAIRS.items()))
 def test_block_side_variants_are_the_one_layer_ones_on_a_conv_net(block, layer):
     """Why the study reads ST-B, SST-B and JST-B from the 1-layer runs on Conv-n (`study.same_run`): a Conv-n
     block is one Conv 3×3 → BN, so both runs predict alike, item for item."""
